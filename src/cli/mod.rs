@@ -1,0 +1,91 @@
+//! Command-line interface (DESIGN.md §4). Parses arguments with clap and calls the library;
+//! no engine logic lives here. Every error goes to stderr and gives exit status 2.
+
+use clap::{Parser, Subcommand};
+use optcube::cube::{Cube, Rng, parse_moves};
+
+mod facelets;
+
+/// Exit status for bad input or bad files.
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "optcube",
+    version,
+    about = "Provably optimal Rubik's cube solver (half-turn metric) with pattern databases"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the facelet string of a scramble, or check a facelet string.
+    Facelets(facelets::Args),
+    /// Print uniformly random positions as facelet strings, one a line.
+    Scramble {
+        /// How many positions.
+        #[arg(long, value_name = "N")]
+        random: u64,
+        /// Seed for reproducible output (default: from the clock, printed on stderr).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+    },
+}
+
+/// A failure that ends the command with exit status 2 and a message on stderr.
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+/// Runs the command line; returns the process exit status.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+        }
+    };
+    let result = match cli.command {
+        Command::Facelets(args) => facelets::run(args),
+        Command::Scramble { random, seed } => scramble(random, seed),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure(msg)) => {
+            eprintln!("optcube: error: {msg}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+fn scramble(n: u64, seed: Option<u64>) -> Result<i32, Failure> {
+    let seed = seed.unwrap_or_else(|| {
+        let s = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        eprintln!("optcube: seed {s}");
+        s
+    });
+    let mut rng = Rng::new(seed);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for _ in 0..n {
+        use std::io::Write;
+        writeln!(out, "{}", Cube::random(&mut rng).to_facelets())?;
+    }
+    Ok(0)
+}
+
+/// Parses a scramble argument into a position, for the commands that take one.
+pub fn scramble_position(s: &str) -> Result<Cube, Failure> {
+    Ok(Cube::from_moves(&parse_moves(s)?))
+}

@@ -1,0 +1,42 @@
+//! The cube model: cubies, moves, notation, facelet strings and random positions.
+//!
+//! Everything above this module (ranking, tables, search, solvers) works on [`Cube`] values and
+//! [`Move`]s; nothing else knows how a position is stored.
+
+mod cubie;
+mod facelets;
+mod moves;
+mod notation;
+mod random;
+
+pub use cubie::{CORNER_NAMES, Cube, CubeError, EDGE_NAMES, parity};
+pub use facelets::{FaceletError, SOLVED_FACELETS, facelet_name};
+pub use moves::{ALLOWED_AFTER, Face, MOVE_CUBES, Move, allowed_after, invert_sequence};
+pub use notation::{ParseError, format_moves, parse_moves};
+pub use random::Rng;
+
+/// The superflip: every edge flipped in place, 20 moves optimal (DESIGN.md §5).
+pub const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+/// A position read from user input: a scramble or a facelet string.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error(transparent)]
+    Moves(#[from] ParseError),
+    #[error(transparent)]
+    Facelets(#[from] FaceletError),
+}
+
+/// Reads one position: a 54-character string of face letters is taken as facelets, anything
+/// else as a scramble.
+pub fn parse_position(s: &str) -> Result<Cube, InputError> {
+    let t = s.trim();
+    let looks_like_facelets = t.chars().count() >= 40
+        && !t.contains(char::is_whitespace)
+        && !t.contains(['\'', '’', '2']);
+    if looks_like_facelets {
+        Ok(Cube::from_facelets(t)?)
+    } else {
+        Ok(Cube::from_moves(&parse_moves(t)?))
+    }
+}

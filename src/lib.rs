@@ -1,0 +1,8 @@
+//! optcube: provably optimal Rubik's cube solving (half-turn metric) with pattern databases.
+//!
+//! Modules follow the data: [`cube`] (the cubie model, moves, notation, facelets) →
+//! [`rank`] (Lehmer ranking of permutations and orientations). The binary `optcube` in
+//! `src/main.rs` and `src/cli/` is a thin layer over this library.
+
+pub mod cube;
+pub mod rank;
