@@ -5,4 +5,9 @@
 //! `src/main.rs` and `src/cli/` is a thin layer over this library.
 
 pub mod cube;
+pub mod pdb;
+pub mod progress;
 pub mod rank;
+pub mod search;
+pub mod solvers;
+pub mod stats;

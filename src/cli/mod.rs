@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 use optcube::cube::{Cube, Rng, parse_moves};
 
 mod facelets;
+mod pdb;
+mod solve;
 
 /// Exit status for bad input or bad files.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -24,6 +26,11 @@ struct Cli {
 enum Command {
     /// Print the facelet string of a scramble, or check a facelet string.
     Facelets(facelets::Args),
+    /// Solve positions (optimal by default), building missing tables first.
+    Solve(solve::Args),
+    /// Build, check and describe pattern databases.
+    #[command(subcommand)]
+    Pdb(pdb::Cmd),
     /// Print uniformly random positions as facelet strings, one a line.
     Scramble {
         /// How many positions.
@@ -57,6 +64,8 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Facelets(args) => facelets::run(args),
         Command::Scramble { random, seed } => scramble(random, seed),
+        Command::Pdb(cmd) => pdb::run(cmd),
+        Command::Solve(args) => solve::run(args),
     };
     match result {
         Ok(code) => code,
@@ -88,4 +97,23 @@ fn scramble(n: u64, seed: Option<u64>) -> Result<i32, Failure> {
 /// Parses a scramble argument into a position, for the commands that take one.
 pub fn scramble_position(s: &str) -> Result<Cube, Failure> {
     Ok(Cube::from_moves(&parse_moves(s)?))
+}
+
+/// Runs `f` on a rayon pool of `threads` workers (default: all cores).
+pub fn with_threads<T>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, Failure> + Send,
+) -> Result<T, Failure>
+where
+    T: Send,
+{
+    let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if n == 0 {
+        return Err(Failure("--threads must be at least 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| Failure(format!("cannot start {n} threads: {e}")))?;
+    pool.install(f)
 }

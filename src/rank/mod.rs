@@ -33,7 +33,7 @@ pub const fn binomial(n: usize, k: usize) -> u64 {
     n_perm_k(n, k) / factorial(k)
 }
 
-/// Ranking of ordered selections of `k` distinct elements of `0..n` (`k <= n <= 16`).
+/// Ranking of ordered selections of `k` distinct elements of `0..n` (`k <= n <= 12`).
 #[derive(Clone, Copy, Debug)]
 pub struct PartialPerm {
     n: usize,
@@ -45,7 +45,7 @@ pub struct PartialPerm {
 impl PartialPerm {
     /// The ranking of `k`-of-`n` selections.
     pub const fn new(n: usize, k: usize) -> PartialPerm {
-        assert!(k <= n && n <= 16);
+        assert!(k <= n && n <= 12);
         let mut weights = [0u64; 16];
         let mut i = 0;
         while i < k {
@@ -76,13 +76,16 @@ impl PartialPerm {
 
     /// Writes the selection with rank `r` into `out[..k]`.
     #[inline]
-    pub fn unrank(&self, mut r: u64, out: &mut [u8]) {
+    pub fn unrank(&self, r: u64, out: &mut [u8]) {
         debug_assert!(r < self.size());
+        // Every size we use (at most 12!) fits in 32 bits, and 32-bit division is much faster.
+        debug_assert!(self.size() <= u32::MAX as u64);
+        let mut r = r as u32;
         let mut free = (1u32 << self.n) - 1;
         for i in 0..self.k {
-            let w = self.weights[i];
-            let d = (r / w) as u32;
-            r -= d as u64 * w;
+            let w = self.weights[i] as u32;
+            let d = r / w;
+            r -= d * w;
             let e = nth_set_bit(free, d);
             out[i] = e as u8;
             free &= !(1 << e);

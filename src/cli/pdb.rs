@@ -1,0 +1,223 @@
+//! `optcube pdb build | verify | info | pack | unpack`.
+
+use super::{Failure, with_threads};
+use optcube::pdb::file::{self, table_path};
+use optcube::pdb::set::{self, default_dir, resolve_set, set_names};
+use optcube::pdb::{Method, Pattern};
+use optcube::progress::ProgressMode;
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand)]
+pub enum Cmd {
+    /// Build the tables of a set that are missing or invalid (valid files are kept).
+    Build {
+        /// Set or table names: korf, korf6, corners, edges7a, edges7b, edgeperm, edges6a, edges6b.
+        #[arg(long, value_delimiter = ',', num_args = 1.., default_value = "korf")]
+        set: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+        /// Generator.
+        #[arg(long, value_enum, default_value = "bfs")]
+        method: Method,
+        /// Rebuild even if a valid file exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Check every table file in the directory (header, size, checksum).
+    Verify {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Describe the table files in the directory.
+    Info {
+        #[command(flatten)]
+        common: Common,
+        /// One JSON object per table file, one line each.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write zstd-compressed copies (NAME.pdb.zst) of the table files.
+    Pack {
+        #[command(flatten)]
+        common: Common,
+        /// zstd level (1-22).
+        #[arg(long, default_value_t = 9)]
+        level: i32,
+    },
+    /// Restore NAME.pdb files from their NAME.pdb.zst copies.
+    Unpack {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct Common {
+    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Worker threads [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+impl Common {
+    fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(default_dir)
+    }
+}
+
+/// The patterns named by set or table names, without repeats.
+pub fn patterns_of(names: &[String]) -> Result<Vec<Pattern>, Failure> {
+    let mut out = Vec::new();
+    for n in names {
+        let ps = resolve_set(n)
+            .ok_or_else(|| Failure(format!("unknown table set {n:?}; known: {}", set_names())))?;
+        for p in ps {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Table files present in a directory (by pattern).
+fn present(dir: &std::path::Path) -> Vec<Pattern> {
+    Pattern::ALL
+        .into_iter()
+        .filter(|&p| table_path(dir, p).exists() || file::packed_path(&table_path(dir, p)).exists())
+        .collect()
+}
+
+pub fn run(cmd: Cmd) -> Result<i32, Failure> {
+    match cmd {
+        Cmd::Build {
+            set,
+            common,
+            method,
+            force,
+        } => {
+            let patterns = patterns_of(&set)?;
+            let dir = common.dir();
+            with_threads(common.threads, || {
+                let reports =
+                    set::build_missing(&dir, &patterns, method, force, ProgressMode::auto())?;
+                for r in reports.iter().filter(|r| r.seconds.is_none()) {
+                    eprintln!("{}: valid table already in {}", r.pattern, r.path.display());
+                }
+                Ok(0)
+            })
+        }
+        Cmd::Verify { common } => {
+            let dir = common.dir();
+            let found = present(&dir);
+            if found.is_empty() {
+                return Err(Failure(format!("no table files in {}", dir.display())));
+            }
+            with_threads(common.threads, || {
+                let mut bad = 0;
+                for p in found {
+                    match file::load(&table_path(&dir, p), p) {
+                        Ok((_, info)) => println!(
+                            "ok    {} ({} entries, checksum {})",
+                            p, info.entries, info.checksum
+                        ),
+                        Err(e) => {
+                            bad += 1;
+                            println!("BAD   {p}: {e}");
+                        }
+                    }
+                }
+                Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
+            })
+        }
+        Cmd::Info { common, json } => {
+            let dir = common.dir();
+            let found = present(&dir);
+            if found.is_empty() && !json {
+                println!("no table files in {}", dir.display());
+            }
+            let mut bad = 0;
+            for p in found {
+                let path = table_path(&dir, p);
+                let (info, error) = match file::load(&path, p) {
+                    Ok((_, info)) => (Some(info), None),
+                    Err(e) => (file::read_info(&path, p).ok(), Some(e.to_string())),
+                };
+                bad += error.is_some() as i32;
+                if json {
+                    let v = serde_json::json!({
+                        "name": p.name(),
+                        "file": path.display().to_string(),
+                        "entries": p.entries(),
+                        "bytes": info.as_ref().map(|i| i.payload_bytes),
+                        "pieces": p.pieces(),
+                        "histogram": info.as_ref().map(|i| i.histogram.clone()),
+                        "mean": info.as_ref().map(|i| i.mean),
+                        "checksum": info.as_ref().map(|i| i.checksum.clone()),
+                        "generator": info.as_ref().map(|i| i.generator.clone()),
+                        "valid": error.is_none(),
+                        "error": error,
+                    });
+                    println!("{v}");
+                } else {
+                    println!("{} ({})", p, path.display());
+                    println!("  pieces:    {}", p.pieces());
+                    println!("  entries:   {}", p.entries());
+                    if let Some(i) = &info {
+                        println!("  bytes:     {}", i.payload_bytes);
+                        println!("  histogram: {:?}", i.histogram);
+                        println!("  mean:      {:.4}", i.mean);
+                        println!(
+                            "  checksum:  {} (xxh3-64), generator {}",
+                            i.checksum, i.generator
+                        );
+                    }
+                    match &error {
+                        None => println!("  status:    valid"),
+                        Some(e) => println!("  status:    INVALID: {e}"),
+                    }
+                }
+            }
+            Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
+        }
+        Cmd::Pack { common, level } => {
+            let dir = common.dir();
+            with_threads(common.threads, || {
+                for p in Pattern::ALL {
+                    let path = table_path(&dir, p);
+                    if path.exists() {
+                        file::load(&path, p)?; // never pack a damaged table
+                        let out = file::pack(&path, level)?;
+                        let (a, b) = (
+                            std::fs::metadata(&path)?.len(),
+                            std::fs::metadata(&out)?.len(),
+                        );
+                        eprintln!(
+                            "{}: {} -> {} bytes ({:.1}%)",
+                            out.display(),
+                            a,
+                            b,
+                            100.0 * b as f64 / a as f64
+                        );
+                    }
+                }
+                Ok(0)
+            })
+        }
+        Cmd::Unpack { common } => {
+            let dir = common.dir();
+            for p in Pattern::ALL {
+                let path = table_path(&dir, p);
+                let packed = file::packed_path(&path);
+                if packed.exists() {
+                    file::unpack(&packed, &path)?;
+                    file::load(&path, p)?;
+                    eprintln!("{}: restored and verified", path.display());
+                }
+            }
+            Ok(0)
+        }
+    }
+}

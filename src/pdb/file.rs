@@ -1,0 +1,443 @@
+//! The one table file format, and loading, verifying, packing tables.
+//!
+//! A file `NAME.pdb` is a 4096-byte header followed by the payload (the table's bytes), so the
+//! payload is page-aligned and can be memory-mapped. The header starts with the magic
+//! `OPTCUBE\0`, the format version (u32 LE), the header length (u32 LE) and the length of a JSON
+//! object (u32 LE) describing the table: pattern name and version, tracked pieces, entry count,
+//! bits per entry, payload length, depth histogram, XXH3-64 checksum of the payload, generator
+//! and program version. The rest of the header is zeros.
+//!
+//! Files are written to `NAME.pdb.tmp-PID` and renamed into place after `fsync`, so a killed
+//! build never leaves a file that looks complete. Loading checks magic, format, pattern, pattern
+//! version, size and checksum, and refuses anything else with an error naming the file and what
+//! is wrong. `NAME.pdb.zst` (zstd) copies move tables between machines; a table whose `.pdb` is
+//! missing is read from its `.zst` copy transparently (decompressed into memory).
+
+use super::pattern::Pattern;
+use super::table::{NibbleTable, bytes_for, histogram_mean};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"OPTCUBE\0";
+/// Version of this file layout.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes before the payload.
+pub const HEADER_LEN: usize = 4096;
+
+/// What the header says about a table.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TableInfo {
+    pub pattern: String,
+    pub pattern_version: u32,
+    pub pieces: String,
+    pub entries: u64,
+    pub bits_per_entry: u32,
+    pub payload_bytes: u64,
+    pub histogram: Vec<u64>,
+    pub mean: f64,
+    /// XXH3-64 of the payload, lowercase hex.
+    pub checksum: String,
+    pub generator: String,
+    pub program_version: String,
+}
+
+/// Why a table file cannot be used. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not an optcube table file (bad magic); {hint}")]
+    Foreign { path: PathBuf, hint: String },
+    #[error(
+        "{path}: table file format {found}, this program reads format {FORMAT_VERSION}; {hint}"
+    )]
+    Format {
+        path: PathBuf,
+        found: u32,
+        hint: String,
+    },
+    #[error("{path}: damaged header ({what}); {hint}")]
+    Header {
+        path: PathBuf,
+        what: String,
+        hint: String,
+    },
+    #[error("{path}: holds table {found:?}, expected {expected:?}; {hint}")]
+    WrongPattern {
+        path: PathBuf,
+        found: String,
+        expected: String,
+        hint: String,
+    },
+    #[error("{path}: stale table (pattern version {found}, this program uses {expected}); {hint}")]
+    Stale {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+        hint: String,
+    },
+    #[error("{path}: truncated or wrong size ({actual} bytes, expected {expected}); {hint}")]
+    Size {
+        path: PathBuf,
+        actual: u64,
+        expected: u64,
+        hint: String,
+    },
+    #[error(
+        "{path}: checksum mismatch (payload {actual}, header says {expected}): the file is damaged; {hint}"
+    )]
+    Checksum {
+        path: PathBuf,
+        actual: String,
+        expected: String,
+        hint: String,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+    move |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn rebuild_hint(pattern: Pattern, path: &Path) -> String {
+    let dir = path
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    format!(
+        "rebuild it with `optcube pdb build --set {} --dir {}`",
+        pattern.name(),
+        if dir.is_empty() { ".".into() } else { dir }
+    )
+}
+
+/// The file name of a pattern's table inside a directory.
+pub fn table_path(dir: &Path, pattern: Pattern) -> PathBuf {
+    dir.join(format!("{}.pdb", pattern.name()))
+}
+
+/// The zstd copy's path of a table file.
+pub fn packed_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".zst");
+    PathBuf::from(s)
+}
+
+/// XXH3-64 checksum of a payload, as hex.
+pub fn checksum(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+/// The header description of a finished table.
+pub fn describe(pattern: Pattern, table: &NibbleTable, generator: &str) -> TableInfo {
+    let histogram = table.histogram();
+    TableInfo {
+        pattern: pattern.name().into(),
+        pattern_version: pattern.version(),
+        pieces: pattern.pieces(),
+        entries: table.entries(),
+        bits_per_entry: 4,
+        payload_bytes: table.bytes().len() as u64,
+        mean: histogram_mean(&histogram),
+        histogram,
+        checksum: checksum(table.bytes()),
+        generator: generator.into(),
+        program_version: env!("CARGO_PKG_VERSION").into(),
+    }
+}
+
+fn header_bytes(info: &TableInfo) -> Vec<u8> {
+    let json = serde_json::to_vec(info).expect("serializable");
+    let mut h = Vec::with_capacity(HEADER_LEN);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h.extend_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+    h.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    h.extend_from_slice(&json);
+    assert!(h.len() <= HEADER_LEN, "table header too long");
+    h.resize(HEADER_LEN, 0);
+    h
+}
+
+/// Writes `table` to `path` atomically (temporary file, fsync, rename).
+pub fn save(
+    path: &Path,
+    pattern: Pattern,
+    table: &NibbleTable,
+    generator: &str,
+) -> Result<TableInfo, TableError> {
+    let info = describe(pattern, table, generator);
+    let tmp = PathBuf::from(format!("{}.tmp-{}", path.display(), std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&header_bytes(&info))?;
+        f.write_all(table.bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(path)(e));
+    }
+    Ok(info)
+}
+
+/// Parses and checks a header against the expected pattern and the file's size.
+fn parse_header(
+    path: &Path,
+    header: &[u8],
+    file_len: u64,
+    expected: Pattern,
+) -> Result<TableInfo, TableError> {
+    let hint = rebuild_hint(expected, path);
+    let size_err = |actual: u64, expected: u64| TableError::Size {
+        path: path.into(),
+        actual,
+        expected,
+        hint: hint.clone(),
+    };
+    if header.len() < 20 || &header[..8] != MAGIC {
+        if header.len() < 8 || &header[..8] == &MAGIC[..header.len().min(8)] {
+            return Err(size_err(file_len, HEADER_LEN as u64));
+        }
+        return Err(TableError::Foreign {
+            path: path.into(),
+            hint,
+        });
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(header[o..o + 4].try_into().expect("4 bytes"));
+    let format = u32_at(8);
+    if format != FORMAT_VERSION {
+        return Err(TableError::Format {
+            path: path.into(),
+            found: format,
+            hint,
+        });
+    }
+    if header.len() < HEADER_LEN {
+        return Err(size_err(file_len, HEADER_LEN as u64));
+    }
+    let (hlen, jlen) = (u32_at(12) as usize, u32_at(16) as usize);
+    if hlen != HEADER_LEN || 20 + jlen > HEADER_LEN {
+        return Err(TableError::Header {
+            path: path.into(),
+            what: "bad lengths".into(),
+            hint,
+        });
+    }
+    let info: TableInfo =
+        serde_json::from_slice(&header[20..20 + jlen]).map_err(|e| TableError::Header {
+            path: path.into(),
+            what: format!("unreadable description: {e}"),
+            hint: hint.clone(),
+        })?;
+    if info.pattern != expected.name() {
+        return Err(TableError::WrongPattern {
+            path: path.into(),
+            found: info.pattern,
+            expected: expected.name().into(),
+            hint,
+        });
+    }
+    if info.pattern_version != expected.version() {
+        return Err(TableError::Stale {
+            path: path.into(),
+            found: info.pattern_version,
+            expected: expected.version(),
+            hint,
+        });
+    }
+    let payload = bytes_for(expected.entries()) as u64;
+    if info.entries != expected.entries()
+        || info.payload_bytes != payload
+        || info.bits_per_entry != 4
+    {
+        return Err(TableError::Header {
+            path: path.into(),
+            what: format!(
+                "describes {} entries of {} bits",
+                info.entries, info.bits_per_entry
+            ),
+            hint,
+        });
+    }
+    if file_len != HEADER_LEN as u64 + payload {
+        return Err(size_err(file_len, HEADER_LEN as u64 + payload));
+    }
+    Ok(info)
+}
+
+fn verify_checksum(
+    path: &Path,
+    info: &TableInfo,
+    payload: &[u8],
+    pattern: Pattern,
+) -> Result<(), TableError> {
+    let actual = checksum(payload);
+    if actual != info.checksum {
+        return Err(TableError::Checksum {
+            path: path.into(),
+            actual,
+            expected: info.checksum.clone(),
+            hint: rebuild_hint(pattern, path),
+        });
+    }
+    Ok(())
+}
+
+/// Loads and checks the table of `pattern` from `path` (memory-mapped), or from its `.zst`
+/// copy when `path` does not exist.
+pub fn load(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
+    if !path.exists() && packed_path(path).exists() {
+        return load_packed(&packed_path(path), pattern);
+    }
+    let file = File::open(path).map_err(io_err(path))?;
+    let len = file.metadata().map_err(io_err(path))?.len();
+    // SAFETY: the file is opened read-only; optcube replaces table files only by rename, so a
+    // mapped file is never modified in place by us.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err(path))?;
+    let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, pattern)?;
+    verify_checksum(path, &info, &map[HEADER_LEN..], pattern)?;
+    Ok((
+        NibbleTable::from_mmap(map, HEADER_LEN, pattern.entries()),
+        info,
+    ))
+}
+
+fn load_packed(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
+    let file = File::open(path).map_err(io_err(path))?;
+    let mut bytes = Vec::new();
+    zstd::stream::read::Decoder::new(file)
+        .and_then(|mut d| d.read_to_end(&mut bytes))
+        .map_err(io_err(path))?;
+    let info = parse_header(
+        path,
+        &bytes[..bytes.len().min(HEADER_LEN)],
+        bytes.len() as u64,
+        pattern,
+    )?;
+    let payload = bytes.split_off(HEADER_LEN);
+    verify_checksum(path, &info, &payload, pattern)?;
+    Ok((NibbleTable::from_bytes(payload, pattern.entries()), info))
+}
+
+/// Reads just the header of a table file (no checksum), for listings.
+pub fn read_info(path: &Path, pattern: Pattern) -> Result<TableInfo, TableError> {
+    let mut file = File::open(path).map_err(io_err(path))?;
+    let len = file.metadata().map_err(io_err(path))?.len();
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(io_err(path))?;
+    parse_header(path, &header, len, pattern)
+}
+
+/// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.
+pub fn pack(path: &Path, level: i32) -> Result<PathBuf, TableError> {
+    let out = packed_path(path);
+    let tmp = PathBuf::from(format!("{}.tmp-{}", out.display(), std::process::id()));
+    let result = (|| {
+        let input = File::open(path)?;
+        let mut enc = zstd::stream::write::Encoder::new(File::create(&tmp)?, level)?;
+        std::io::copy(&mut std::io::BufReader::new(input), &mut enc)?;
+        enc.finish()?.sync_all()?;
+        std::fs::rename(&tmp, &out)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(path)(e)
+    })?;
+    Ok(out)
+}
+
+/// Restores `NAME.pdb` from `NAME.pdb.zst`, atomically.
+pub fn unpack(packed: &Path, out: &Path) -> Result<(), TableError> {
+    let tmp = PathBuf::from(format!("{}.tmp-{}", out.display(), std::process::id()));
+    let result = (|| {
+        let mut dec = zstd::stream::read::Decoder::new(File::open(packed)?)?;
+        let mut f = File::create(&tmp)?;
+        std::io::copy(&mut dec, &mut f)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, out)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(packed)(e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdb::{Method, generate};
+    use crate::progress::{Progress, ProgressMode};
+
+    fn small_table() -> NibbleTable {
+        let p = Pattern::Edges6B;
+        let progress = Progress::new(ProgressMode::Hidden, "t", p.entries(), "entries");
+        generate(p, Method::Bfs, &progress)
+    }
+
+    /// Saving, loading, and each kind of damage refused with its own message.
+    #[test]
+    fn round_trip_and_damage_detection() {
+        let dir = std::env::temp_dir().join(format!("optcube-file-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = Pattern::Edges6B;
+        let t = small_table();
+        let path = table_path(&dir, p);
+        let info = save(&path, p, &t, "bfs").unwrap();
+        assert_eq!(info.histogram.iter().sum::<u64>(), p.entries());
+        let (loaded, info2) = load(&path, p).unwrap();
+        assert!(loaded.bytes() == t.bytes());
+        assert!(loaded.is_mapped());
+        assert_eq!(info, info2);
+
+        // Packed copy read transparently when the .pdb is gone.
+        let packed = pack(&path, 3).unwrap();
+        let moved = dir.join("moved.pdb");
+        std::fs::rename(&path, &moved).unwrap();
+        let (from_zst, _) = load(&path, p).unwrap();
+        assert!(from_zst.bytes() == t.bytes());
+        std::fs::remove_file(&packed).unwrap();
+        std::fs::rename(&moved, &path).unwrap();
+
+        let original = std::fs::read(&path).unwrap();
+        let damaged = dir.join(format!("{}.pdb", p.name()));
+
+        // One payload byte changed.
+        let mut bytes = original.clone();
+        bytes[HEADER_LEN + 12345] ^= 0x01;
+        std::fs::write(&damaged, &bytes).unwrap();
+        let e = load(&damaged, p).err().expect("refused");
+        assert!(matches!(e, TableError::Checksum { .. }), "{e}");
+        assert!(e.to_string().contains("edges6b.pdb") && e.to_string().contains("checksum"));
+
+        // Truncated.
+        std::fs::write(&damaged, &original[..original.len() - 100]).unwrap();
+        let e = load(&damaged, p).err().expect("refused");
+        assert!(matches!(e, TableError::Size { .. }), "{e}");
+        assert!(e.to_string().contains("truncated"));
+
+        // Another pattern's file.
+        std::fs::write(&damaged, &original).unwrap();
+        let e = load(&damaged, Pattern::Edges6A).err().expect("refused");
+        assert!(matches!(e, TableError::WrongPattern { .. }), "{e}");
+        assert!(e.to_string().contains("edges6b") && e.to_string().contains("edges6a"));
+
+        // Not a table at all.
+        std::fs::write(&damaged, b"hello world, this is not a table file at all").unwrap();
+        let e = load(&damaged, p).err().expect("refused");
+        assert!(matches!(e, TableError::Foreign { .. }), "{e}");
+
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

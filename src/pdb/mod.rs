@@ -1,0 +1,15 @@
+//! Pattern databases: pattern definitions, the nibble table, generators, table files and sets.
+//!
+//! A pattern database maps every state of an abstraction of the cube (some pieces, their places
+//! and orientations) to its exact distance from solved in the half-turn metric; the maximum of
+//! such distances is an admissible heuristic for IDA*.
+
+pub mod generate;
+pub mod pattern;
+pub mod table;
+
+pub use generate::{Method, generate};
+pub use pattern::Pattern;
+pub use table::{NibbleTable, UNKNOWN, histogram_mean};
+pub mod file;
+pub mod set;

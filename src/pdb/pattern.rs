@@ -1,0 +1,238 @@
+//! Pattern definitions: which pieces a table tracks, and how a position maps to a table index.
+//!
+//! A pattern abstracts a position to the places and orientations of a fixed set of pieces. We
+//! read those from the *inverse* cube `Q = P⁻¹`, whose slot `piece` holds the position of that
+//! piece in `P` and its orientation, so a pattern index is the rank of a contiguous run of `Q`'s
+//! slots: the Lehmer rank of the positions (linear time, [`crate::rank`]) times the orientation
+//! count, plus the orientation digits. Applying move `m` to `P` turns `Q` into `m⁻¹ · Q`
+//! ([`Pattern::neighbour_inverse`]); each slot changes on its own, which is what makes a partial
+//! cube (untracked slots left arbitrary) a valid state for table generation.
+//!
+//! Invariant: `index(unrank(i)) == i` for every `i < entries()`, and the index ignores
+//! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
+//! files are refused as stale.
+
+use crate::cube::{Cube, Move};
+use crate::rank::{PartialPerm, permutation, rank_digits, unrank_digits};
+
+/// One of the pattern databases optcube can build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pattern {
+    /// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
+    Corners,
+    /// Edges UR UF UL UB DR DF DL (pieces 0..7), positions and flips: 12!/5!·2^7 entries.
+    Edges7A,
+    /// Edges DF DL DB FR FL BL BR (pieces 5..12), positions and flips: 12!/5!·2^7 entries.
+    Edges7B,
+    /// Positions of all 12 edges, flips ignored: 12! entries.
+    EdgePerm,
+    /// Edges UR UF UL UB DR DF (pieces 0..6), Korf 1997: 12!/6!·2^6 = 42,577,920 entries.
+    Edges6A,
+    /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
+    Edges6B,
+}
+
+const PERM8: PartialPerm = permutation(8);
+const PERM12: PartialPerm = permutation(12);
+const PICK7: PartialPerm = PartialPerm::new(12, 7);
+const PICK6: PartialPerm = PartialPerm::new(12, 6);
+
+impl Pattern {
+    /// Every pattern, in a fixed order.
+    pub const ALL: [Pattern; 6] = [
+        Pattern::Corners,
+        Pattern::Edges7A,
+        Pattern::Edges7B,
+        Pattern::EdgePerm,
+        Pattern::Edges6A,
+        Pattern::Edges6B,
+    ];
+
+    /// Short name, also the table file's stem.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Corners => "corners",
+            Pattern::Edges7A => "edges7a",
+            Pattern::Edges7B => "edges7b",
+            Pattern::EdgePerm => "edgeperm",
+            Pattern::Edges6A => "edges6a",
+            Pattern::Edges6B => "edges6b",
+        }
+    }
+
+    /// The pattern called `name`.
+    pub fn from_name(name: &str) -> Option<Pattern> {
+        Pattern::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Version of the index formula; part of the file header.
+    pub fn version(self) -> u32 {
+        1
+    }
+
+    /// The tracked pieces, for the file header and `pdb info`.
+    pub fn pieces(self) -> String {
+        use crate::cube::{CORNER_NAMES, EDGE_NAMES};
+        match self {
+            Pattern::Corners => CORNER_NAMES.join(" ") + " (positions and twists)",
+            Pattern::EdgePerm => EDGE_NAMES.join(" ") + " (positions only)",
+            _ => {
+                let (start, k) = self.edge_run();
+                EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
+            }
+        }
+    }
+
+    /// First edge piece and number of edges for the partial edge patterns.
+    const fn edge_run(self) -> (usize, usize) {
+        match self {
+            Pattern::Edges7A => (0, 7),
+            Pattern::Edges7B => (5, 7),
+            Pattern::Edges6A => (0, 6),
+            Pattern::Edges6B => (6, 6),
+            Pattern::EdgePerm => (0, 12),
+            Pattern::Corners => (0, 0),
+        }
+    }
+
+    /// Number of table entries.
+    pub const fn entries(self) -> u64 {
+        match self {
+            Pattern::Corners => PERM8.size() * 2187,
+            Pattern::Edges7A | Pattern::Edges7B => PICK7.size() << 7,
+            Pattern::EdgePerm => PERM12.size(),
+            Pattern::Edges6A | Pattern::Edges6B => PICK6.size() << 6,
+        }
+    }
+
+    /// Table index of the position whose inverse is `q`.
+    #[inline(always)]
+    pub fn index_of_inverse(self, q: &Cube) -> u64 {
+        match self {
+            Pattern::Corners => corner_index(q),
+            Pattern::Edges7A => edge_index::<7>(q, 0),
+            Pattern::Edges7B => edge_index::<7>(q, 5),
+            Pattern::EdgePerm => edge_perm_index(q),
+            Pattern::Edges6A => edge_index::<6>(q, 0),
+            Pattern::Edges6B => edge_index::<6>(q, 6),
+        }
+    }
+
+    /// Table index of position `p` (computes the inverse first; for tests and one-off lookups).
+    pub fn index(self, p: &Cube) -> u64 {
+        self.index_of_inverse(&p.inverse())
+    }
+
+    /// A (partial) inverse cube with table index `i`; untracked slots are arbitrary.
+    pub fn unrank_inverse(self, i: u64) -> Cube {
+        debug_assert!(i < self.entries());
+        let mut cp = [0u8; 8];
+        let mut co = [0u8; 8];
+        let mut ep = [0u8; 12];
+        let mut eo = [0u8; 12];
+        match self {
+            Pattern::Corners => {
+                PERM8.unrank(i / 2187, &mut cp);
+                unrank_digits((i % 2187) as u32, 3, &mut co[..7]);
+                co[7] = (3 - co[..7].iter().sum::<u8>() % 3) % 3;
+            }
+            Pattern::EdgePerm => PERM12.unrank(i, &mut ep),
+            _ => {
+                let (start, k) = self.edge_run();
+                let pp = if k == 7 { PICK7 } else { PICK6 };
+                pp.unrank(i >> k, &mut ep[start..start + k]);
+                unrank_digits((i & ((1 << k) - 1)) as u32, 2, &mut eo[start..start + k]);
+            }
+        }
+        Cube::from_parts(cp, co, ep, eo)
+    }
+
+    /// The inverse cube after applying move `m` to the position: `m⁻¹ · q`.
+    #[inline(always)]
+    pub fn neighbour_inverse(q: &Cube, m: Move) -> Cube {
+        m.inverse().cube().compose(q)
+    }
+}
+
+impl std::fmt::Display for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[inline(always)]
+fn corner_index(q: &Cube) -> u64 {
+    let b = q.corner_bytes();
+    let pos: [u8; 8] = std::array::from_fn(|i| b[i] & 0x0f);
+    let ori: [u8; 7] = std::array::from_fn(|i| b[i] >> 4);
+    PERM8.rank(&pos) * 2187 + rank_digits(&ori, 3) as u64
+}
+
+#[inline(always)]
+fn edge_index<const K: usize>(q: &Cube, start: usize) -> u64 {
+    let b = q.edge_bytes();
+    let pos: [u8; K] = std::array::from_fn(|i| b[start + i] & 0x0f);
+    let ori: [u8; K] = std::array::from_fn(|i| b[start + i] >> 4);
+    let pp = if K == 7 { &PICK7 } else { &PICK6 };
+    (pp.rank(&pos) << K) | rank_digits(&ori, 2) as u64
+}
+
+#[inline(always)]
+fn edge_perm_index(q: &Cube) -> u64 {
+    let b = q.edge_bytes();
+    let pos: [u8; 12] = std::array::from_fn(|i| b[i] & 0x0f);
+    PERM12.rank(&pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::Rng;
+
+    #[test]
+    fn entry_counts() {
+        assert_eq!(Pattern::Corners.entries(), 88_179_840);
+        assert_eq!(Pattern::Edges7A.entries(), 510_935_040);
+        assert_eq!(Pattern::EdgePerm.entries(), 479_001_600);
+        assert_eq!(Pattern::Edges6A.entries(), 42_577_920);
+    }
+
+    #[test]
+    fn solved_is_index_zero_and_names_round_trip() {
+        for p in Pattern::ALL {
+            assert_eq!(p.index(&Cube::SOLVED), 0, "{p}");
+            assert_eq!(Pattern::from_name(p.name()), Some(p));
+        }
+    }
+
+    #[test]
+    fn unrank_then_index_round_trips() {
+        let mut rng = Rng::new(11);
+        for p in Pattern::ALL {
+            for _ in 0..2000 {
+                let i = rng.below(p.entries());
+                assert_eq!(p.index_of_inverse(&p.unrank_inverse(i)), i, "{p} {i}");
+            }
+            let last = p.entries() - 1;
+            assert_eq!(p.index_of_inverse(&p.unrank_inverse(last)), last);
+        }
+    }
+
+    /// Moving a partial cube gives the same index as moving the full cube: the abstraction is
+    /// a homomorphism, which is what makes the tables admissible heuristics.
+    #[test]
+    fn partial_states_move_like_full_ones() {
+        let mut rng = Rng::new(5);
+        for _ in 0..500 {
+            let c = Cube::random(&mut rng);
+            for p in Pattern::ALL {
+                let partial = p.unrank_inverse(p.index(&c));
+                for m in Move::all() {
+                    let full = p.index(&c.apply(m));
+                    let part = p.index_of_inverse(&Pattern::neighbour_inverse(&partial, m));
+                    assert_eq!(full, part, "{p} {m}");
+                }
+            }
+        }
+    }
+}

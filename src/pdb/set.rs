@@ -1,0 +1,181 @@
+//! Named sets of tables (`korf`, `korf6`, single patterns), building the missing ones and
+//! loading a set for the search.
+
+use super::file::{self, TableError, TableInfo, table_path};
+use super::generate::{Method, generate};
+use super::pattern::Pattern;
+use super::table::{NibbleTable, bytes_for};
+use crate::progress::{Progress, ProgressMode};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The default directory for tables: `$OPTCUBE_PDB_DIR`, else `pdb/`.
+pub fn default_dir() -> PathBuf {
+    std::env::var_os("OPTCUBE_PDB_DIR").map_or_else(|| PathBuf::from("pdb"), PathBuf::from)
+}
+
+/// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
+/// (corners and two 6-edge tables), or one pattern's own name.
+pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
+    match name {
+        "korf" => Some(vec![
+            Pattern::Corners,
+            Pattern::Edges7A,
+            Pattern::Edges7B,
+            Pattern::EdgePerm,
+        ]),
+        "korf6" => Some(vec![Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]),
+        other => Pattern::from_name(other).map(|p| vec![p]),
+    }
+}
+
+/// Names accepted by [`resolve_set`], for error messages.
+pub fn set_names() -> String {
+    let mut v = vec!["korf", "korf6"];
+    v.extend(Pattern::ALL.iter().map(|p| p.name()));
+    v.join(", ")
+}
+
+/// Errors of set building and loading.
+#[derive(Debug, thiserror::Error)]
+pub enum SetError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("not enough memory to build {what}: needs {need_mb} MB, {have_mb} MB available")]
+    Memory {
+        what: String,
+        need_mb: u64,
+        have_mb: u64,
+    },
+    #[error("not enough disk space in {dir}: the tables need {need_mb} MB, {have_mb} MB free")]
+    Disk {
+        dir: PathBuf,
+        need_mb: u64,
+        have_mb: u64,
+    },
+    #[error("cannot create table directory {dir}: {source}")]
+    Dir {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn available_memory() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn free_disk(dir: &Path) -> Option<u64> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is a valid C string and st a valid out-pointer.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
+    (rc == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// What happened to one table in [`build_missing`].
+#[derive(Debug)]
+pub struct BuildReport {
+    pub pattern: Pattern,
+    pub path: PathBuf,
+    /// `None` when a valid file was already there.
+    pub seconds: Option<f64>,
+    pub info: TableInfo,
+}
+
+/// Builds every table of `patterns` that is missing or invalid in `dir` (valid ones are kept).
+/// Checks memory and disk first. Uses the current rayon pool.
+pub fn build_missing(
+    dir: &Path,
+    patterns: &[Pattern],
+    method: Method,
+    force: bool,
+    mode: ProgressMode,
+) -> Result<Vec<BuildReport>, SetError> {
+    std::fs::create_dir_all(dir).map_err(|source| SetError::Dir {
+        dir: dir.into(),
+        source,
+    })?;
+    let mut todo = Vec::new();
+    let mut reports = Vec::new();
+    for &p in patterns {
+        let path = table_path(dir, p);
+        match (force, file::read_info(&path, p)) {
+            (false, Ok(info)) if file::load(&path, p).is_ok() => reports.push(BuildReport {
+                pattern: p,
+                path,
+                seconds: None,
+                info,
+            }),
+            _ => todo.push(p),
+        }
+    }
+    if todo.is_empty() {
+        return Ok(reports);
+    }
+    // One table is in memory at a time while building; the disk needs all of them.
+    let biggest = todo
+        .iter()
+        .map(|p| bytes_for(p.entries()) as u64)
+        .max()
+        .unwrap_or(0);
+    let total: u64 = todo
+        .iter()
+        .map(|p| bytes_for(p.entries()) as u64 + 4096)
+        .sum();
+    if let Some(have) = available_memory() {
+        if biggest + (64 << 20) > have {
+            return Err(SetError::Memory {
+                what: format!("{} tables", todo.len()),
+                need_mb: (biggest >> 20) + 64,
+                have_mb: have >> 20,
+            });
+        }
+    }
+    if let Some(have) = free_disk(dir) {
+        if total > have {
+            return Err(SetError::Disk {
+                dir: dir.into(),
+                need_mb: total >> 20,
+                have_mb: have >> 20,
+            });
+        }
+    }
+    for p in todo {
+        let path = table_path(dir, p);
+        let progress = Progress::new(mode, p.name(), p.entries(), "entries");
+        let start = Instant::now();
+        let table = generate(p, method, &progress);
+        let build_secs = start.elapsed().as_secs_f64();
+        let info = file::save(&path, p, &table, method.name())?;
+        progress.finish(&format!(
+            "{} entries, max depth {}, mean {:.3}, built in {:.1} s ({}, {} threads), saved to {}",
+            p.entries(),
+            info.histogram.len() - 1,
+            info.mean,
+            build_secs,
+            method.name(),
+            rayon::current_num_threads(),
+            path.display()
+        ));
+        reports.push(BuildReport {
+            pattern: p,
+            path,
+            seconds: Some(build_secs),
+            info,
+        });
+    }
+    Ok(reports)
+}
+
+/// Loads every table of `patterns` from `dir` (memory-mapped, checked).
+pub fn load_all(dir: &Path, patterns: &[Pattern]) -> Result<Vec<(Pattern, NibbleTable)>, SetError> {
+    patterns
+        .iter()
+        .map(|&p| Ok((p, file::load(&table_path(dir, p), p)?.0)))
+        .collect()
+}

@@ -1,0 +1,55 @@
+//! The optimal solver (Korf 1997): IDA* with the maximum of pattern-database heuristics.
+//!
+//! Owns the loaded tables; every solution it returns has been applied to the position and
+//! checked, and `optimal` is set only from a completed IDA* proof ([`crate::search::ida`]).
+
+use crate::cube::Cube;
+use crate::pdb::set::{SetError, build_missing, load_all};
+use crate::pdb::{Method, NibbleTable, Pattern};
+use crate::progress::ProgressMode;
+use crate::search::{Heuristic, SearchOptions, SearchResult, solve};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// The optimal solver with its tables.
+pub struct OptimalSolver {
+    heuristic: Heuristic,
+}
+
+impl OptimalSolver {
+    /// Uses tables already in memory.
+    pub fn from_tables(tables: Vec<(Pattern, NibbleTable)>, dual: bool) -> OptimalSolver {
+        OptimalSolver {
+            heuristic: Heuristic::new(tables, dual),
+        }
+    }
+
+    /// Loads the tables of `patterns` from `dir`, building the missing ones first (progress on
+    /// stderr per `mode`; the current rayon pool builds).
+    pub fn open(
+        dir: &Path,
+        patterns: &[Pattern],
+        dual: bool,
+        mode: ProgressMode,
+    ) -> Result<OptimalSolver, SetError> {
+        build_missing(dir, patterns, Method::Bfs, false, mode)?;
+        Ok(Self::from_tables(load_all(dir, patterns)?, dual))
+    }
+
+    /// The heuristic (tables in lookup order).
+    pub fn heuristic(&self) -> &Heuristic {
+        &self.heuristic
+    }
+
+    /// Solves `cube`. The returned solution, if any, is checked to solve the cube.
+    pub fn solve(&self, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
+        let r = solve(&self.heuristic, cube, opts, stop);
+        if let Some(s) = &r.solution {
+            assert!(
+                super::solves(cube, s),
+                "internal error: IDA* returned a sequence that does not solve the position"
+            );
+        }
+        r
+    }
+}

@@ -1,0 +1,97 @@
+//! Statistics over many solves: HDR histograms of time and nodes, length distributions.
+
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+
+/// Figures of a batch of solves: counts per solution length, HDR histograms of solve time
+/// (microseconds) and node counts.
+pub struct BatchSummary {
+    lengths: BTreeMap<Option<usize>, u64>,
+    micros: Histogram<u64>,
+    nodes: Histogram<u64>,
+}
+
+impl Default for BatchSummary {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BatchSummary {
+    pub fn new() -> BatchSummary {
+        BatchSummary {
+            lengths: BTreeMap::new(),
+            micros: Histogram::new(3).expect("valid sigfig"),
+            nodes: Histogram::new(3).expect("valid sigfig"),
+        }
+    }
+
+    /// Records one solve (`length` `None` when no solution was found).
+    pub fn record(&mut self, length: Option<usize>, nodes: u64, seconds: f64) {
+        *self.lengths.entry(length).or_default() += 1;
+        self.micros.saturating_record((seconds * 1e6) as u64);
+        self.nodes.saturating_record(nodes.max(1));
+    }
+
+    /// Number of solves recorded.
+    pub fn count(&self) -> u64 {
+        self.micros.len()
+    }
+
+    /// Solves per solution length.
+    pub fn lengths(&self) -> &BTreeMap<Option<usize>, u64> {
+        &self.lengths
+    }
+
+    /// Time quantile in seconds.
+    pub fn seconds_at(&self, q: f64) -> f64 {
+        self.micros.value_at_quantile(q) as f64 / 1e6
+    }
+
+    /// Node-count quantile.
+    pub fn nodes_at(&self, q: f64) -> u64 {
+        self.nodes.value_at_quantile(q)
+    }
+
+    /// A plain-text report: lengths, then time and node percentiles.
+    pub fn report(&self) -> String {
+        let mut s = format!("summary: {} positions\n", self.count());
+        for (len, n) in &self.lengths {
+            match len {
+                Some(l) => s += &format!("  length {l:2}: {n}\n"),
+                None => s += &format!("  unsolved : {n}\n"),
+            }
+        }
+        s += "  percentile      seconds          nodes\n";
+        for q in [0.5, 0.9, 0.99, 1.0] {
+            s += &format!(
+                "  p{:<5} {:>16.4} {:>14}\n",
+                q * 100.0,
+                self.seconds_at(q),
+                self.nodes_at(q)
+            );
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts_and_quantiles() {
+        let mut b = BatchSummary::new();
+        for i in 1..=100u64 {
+            b.record(Some(10 + (i % 2) as usize), i * 1000, i as f64 / 100.0);
+        }
+        b.record(None, 5, 0.5);
+        assert_eq!(b.count(), 101);
+        assert_eq!(b.lengths()[&Some(10)], 50);
+        assert_eq!(b.lengths()[&None], 1);
+        let median = b.seconds_at(0.5);
+        assert!((0.49..0.52).contains(&median), "{median}");
+        assert!(b.nodes_at(1.0) >= 99_900);
+        assert!(b.report().contains("length 11: 50"));
+    }
+}
