@@ -1,0 +1,1 @@
+//! Thistlethwaite solver: in progress.

@@ -1,0 +1,1 @@
+//! Two-phase solver: in progress.
