@@ -11,3 +11,5 @@ pub mod rank;
 pub mod search;
 pub mod solvers;
 pub mod stats;
+#[cfg(test)]
+pub(crate) mod testing;

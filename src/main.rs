@@ -3,5 +3,10 @@
 mod cli;
 
 fn main() {
+    // Die quietly on a closed pipe (`optcube ... | head`) instead of panicking on print.
+    // SAFETY: resetting a signal disposition to its default at start-up.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     std::process::exit(cli::run());
 }

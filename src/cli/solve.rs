@@ -44,6 +44,12 @@ pub struct Args {
     /// Stop once no solution of at most N moves exists (reports the proven lower bound).
     #[arg(long, value_name = "N", default_value_t = 20)]
     max_depth: u8,
+    /// Two-phase solver: stop at the first solution of at most L moves.
+    #[arg(long, value_name = "L", default_value_t = 20)]
+    max_length: usize,
+    /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
+    #[arg(long, value_name = "T", default_value_t = 10.0)]
+    timeout: f64,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -97,9 +103,8 @@ pub fn run(args: Args) -> Result<i32, Failure> {
     });
     match args.solver {
         SolverKind::Optimal => with_threads(args.threads, || run_optimal(&args, &inputs)),
-        other => Err(Failure(format!(
-            "solver {other:?} is not available in this build yet"
-        ))),
+        SolverKind::Thistlethwaite => run_thistlethwaite(&args, &inputs),
+        SolverKind::Twophase => run_twophase(&args, &inputs),
     }
 }
 
@@ -107,10 +112,11 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
     let patterns = super::pdb::patterns_of(&names)?;
-    let solver = OptimalSolver::open(&dir, &patterns, args.dual, ProgressMode::auto())?;
+    let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
     let opts = SearchOptions {
         threads: rayon::current_num_threads(),
         max_depth: args.max_depth,
+        dual: args.dual,
         ..SearchOptions::default()
     };
     let mut summary = BatchSummary::new();
@@ -186,4 +192,144 @@ fn print_result(args: &Args, input: &str, r: &SearchResult) {
             );
         }
     }
+}
+
+fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+    use optcube::solvers::thistlethwaite::Thistlethwaite;
+    let start = std::time::Instant::now();
+    let solver = Thistlethwaite::new();
+    if !args.json {
+        eprintln!(
+            "thistlethwaite: tables built in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let mut summary = BatchSummary::new();
+    for (input, cube) in inputs {
+        let t = std::time::Instant::now();
+        let s = solver.try_solve(cube)?;
+        let seconds = t.elapsed().as_secs_f64();
+        if !optcube::solvers::solves(cube, &s.moves) {
+            return Err(Failure(format!(
+                "internal error: Thistlethwaite solution for {input} does not solve it"
+            )));
+        }
+        summary.record(Some(s.moves.len()), 0, seconds);
+        if args.json {
+            let v = serde_json::json!({
+                "input": input,
+                "solver": "thistlethwaite",
+                "solution": format_moves(&s.moves),
+                "length": s.moves.len(),
+                "optimal": false,
+                "phase_lengths": s.phase_lengths,
+                "nodes": 0,
+                "seconds": seconds,
+            });
+            println!("{v}");
+        } else {
+            println!("position: {input}");
+            println!(
+                "solution: {} ({} moves)",
+                format_moves(&s.moves),
+                s.moves.len()
+            );
+            if args.verbose {
+                for k in 0..4 {
+                    println!(
+                        "  phase {}: {} ({} moves)",
+                        k + 1,
+                        format_moves(s.phase(k)),
+                        s.phase_lengths[k]
+                    );
+                }
+            }
+            println!("time: {:.6} s", seconds);
+        }
+    }
+    if inputs.len() > 1 {
+        let text = summary.report();
+        if args.json {
+            eprint!("{text}")
+        } else {
+            print!("{text}")
+        }
+    }
+    Ok(0)
+}
+
+fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+    use optcube::solvers::twophase::TwoPhase;
+    if !(args.timeout > 0.0) {
+        return Err(Failure(
+            "--timeout must be a positive number of seconds".into(),
+        ));
+    }
+    let start = std::time::Instant::now();
+    let solver = TwoPhase::new();
+    eprintln!(
+        "twophase: tables built in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let timeout = std::time::Duration::from_secs_f64(args.timeout);
+    let mut summary = BatchSummary::new();
+    let mut status = 0;
+    for (input, cube) in inputs {
+        let t = std::time::Instant::now();
+        let r = solver.solve_with(cube, args.max_length, timeout, threads);
+        let seconds = t.elapsed().as_secs_f64();
+        if let Some(s) = &r.solution {
+            if !optcube::solvers::solves(cube, s) {
+                return Err(Failure(format!(
+                    "internal error: two-phase solution for {input} does not solve it"
+                )));
+            }
+        }
+        summary.record(r.solution.as_ref().map(|s| s.len()), r.nodes, seconds);
+        let within = r
+            .solution
+            .as_ref()
+            .is_some_and(|s| s.len() <= args.max_length);
+        if !within {
+            status = 1;
+        }
+        if args.json {
+            let v = serde_json::json!({
+                "input": input,
+                "solver": "twophase",
+                "solution": r.solution.as_ref().map(|s| format_moves(s)),
+                "length": r.solution.as_ref().map(|s| s.len()),
+                "optimal": false,
+                "within_max_length": within,
+                "nodes": r.nodes,
+                "seconds": seconds,
+            });
+            println!("{v}");
+        } else {
+            println!("position: {input}");
+            match &r.solution {
+                Some(s) => println!("solution: {} ({} moves)", format_moves(s), s.len()),
+                None => println!("no solution found within {} s", args.timeout),
+            }
+            if !within {
+                println!(
+                    "note: no solution of at most {} moves found in time",
+                    args.max_length
+                );
+            }
+            println!("nodes: {}, time: {:.6} s", r.nodes, seconds);
+        }
+    }
+    if inputs.len() > 1 {
+        let text = summary.report();
+        if args.json {
+            eprint!("{text}")
+        } else {
+            print!("{text}")
+        }
+    }
+    Ok(status)
 }

@@ -377,13 +377,10 @@ pub fn unpack(packed: &Path, out: &Path) -> Result<(), TableError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdb::{Method, generate};
-    use crate::progress::{Progress, ProgressMode};
 
     fn small_table() -> NibbleTable {
-        let p = Pattern::Edges6B;
-        let progress = Progress::new(ProgressMode::Hidden, "t", p.entries(), "entries");
-        generate(p, Method::Bfs, &progress)
+        let t = crate::testing::korf6_table(Pattern::Edges6B);
+        NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())
     }
 
     /// Saving, loading, and each kind of damage refused with its own message.

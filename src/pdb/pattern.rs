@@ -198,11 +198,19 @@ mod tests {
     }
 
     #[test]
-    fn solved_is_index_zero_and_names_round_trip() {
+    fn solved_index_and_names() {
         for p in Pattern::ALL {
-            assert_eq!(p.index(&Cube::SOLVED), 0, "{p}");
             assert_eq!(Pattern::from_name(p.name()), Some(p));
+            // Only the solved position maps to the solved index among single moves.
+            let root = p.index(&Cube::SOLVED);
+            assert!(root < p.entries());
+            for m in Move::all() {
+                assert_ne!(p.index(&Cube::SOLVED.apply(m)), root, "{p} {m}");
+            }
         }
+        assert_eq!(Pattern::Corners.index(&Cube::SOLVED), 0);
+        assert_eq!(Pattern::Edges7A.index(&Cube::SOLVED), 0);
+        assert_ne!(Pattern::Edges7B.index(&Cube::SOLVED), 0);
     }
 
     #[test]

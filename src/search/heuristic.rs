@@ -13,12 +13,11 @@ use crate::pdb::{NibbleTable, Pattern};
 /// A set of loaded tables used as one heuristic.
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
-    dual: bool,
 }
 
 impl Heuristic {
     /// Uses `tables`, ordering them by decreasing mean value (most decisive first).
-    pub fn new(tables: Vec<(Pattern, NibbleTable)>, dual: bool) -> Heuristic {
+    pub fn new(tables: Vec<(Pattern, NibbleTable)>) -> Heuristic {
         let mut scored: Vec<(f64, (Pattern, NibbleTable))> = tables
             .into_iter()
             .map(|(p, t)| (crate::pdb::histogram_mean(&t.histogram()), (p, t)))
@@ -26,7 +25,6 @@ impl Heuristic {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         Heuristic {
             tables: scored.into_iter().map(|(_, t)| t).collect(),
-            dual,
         }
     }
 
@@ -35,22 +33,17 @@ impl Heuristic {
         self.tables.iter().map(|(p, _)| *p).collect()
     }
 
-    /// Whether inverse-position lookups are used.
-    pub fn dual(&self) -> bool {
-        self.dual
-    }
-
     /// The tables in lookup order.
     pub fn tables(&self) -> &[(Pattern, NibbleTable)] {
         &self.tables
     }
 
-    /// The full heuristic value of position `p` with inverse `q`.
-    pub fn value(&self, p: &Cube, q: &Cube) -> u8 {
+    /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
+    pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
         let mut h = 0;
         for (pat, t) in &self.tables {
             h = h.max(t.get(pat.index_of_inverse(q)));
-            if self.dual {
+            if dual {
                 h = h.max(t.get(pat.index_of_inverse(p)));
             }
         }
@@ -59,10 +52,10 @@ impl Heuristic {
 
     /// Starts loading the first table's entries for a node (before [`Self::bounded`]).
     #[inline(always)]
-    pub fn prefetch(&self, p: &Cube, q: &Cube) {
+    pub fn prefetch(&self, p: &Cube, q: &Cube, dual: bool) {
         if let Some((pat, t)) = self.tables.first() {
             t.prefetch(pat.index_of_inverse(q));
-            if self.dual {
+            if dual {
                 t.prefetch(pat.index_of_inverse(p));
             }
         }
@@ -71,14 +64,14 @@ impl Heuristic {
     /// The heuristic value if it is at most `budget`, else some value above `budget` (lookups
     /// stop at the first table that exceeds it).
     #[inline(always)]
-    pub fn bounded(&self, p: &Cube, q: &Cube, budget: u8) -> u8 {
+    pub fn bounded(&self, p: &Cube, q: &Cube, dual: bool, budget: u8) -> u8 {
         let mut h = 0;
         for (pat, t) in &self.tables {
             h = h.max(t.get(pat.index_of_inverse(q)));
             if h > budget {
                 return h;
             }
-            if self.dual {
+            if dual {
                 h = h.max(t.get(pat.index_of_inverse(p)));
                 if h > budget {
                     return h;

@@ -28,6 +28,8 @@ pub struct SearchOptions {
     pub max_depth: u8,
     /// Depth at which the tree is split into work units for the threads.
     pub split_depth: u8,
+    /// Also look up the inverse position (dual heuristic); the search then tracks both.
+    pub dual: bool,
 }
 
 impl Default for SearchOptions {
@@ -36,6 +38,7 @@ impl Default for SearchOptions {
             threads: 1,
             max_depth: 20,
             split_depth: 3,
+            dual: false,
         }
     }
 }
@@ -79,6 +82,7 @@ struct Frame {
 /// Searches one subtree with a fixed bound; reusable buffers live here.
 struct Worker<'a> {
     h: &'a Heuristic,
+    dual: bool,
     bound: u8,
     nodes: u64,
     min_exceeded: u8,
@@ -86,9 +90,10 @@ struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    fn new(h: &'a Heuristic, bound: u8) -> Worker<'a> {
+    fn new(h: &'a Heuristic, dual: bool, bound: u8) -> Worker<'a> {
         Worker {
             h,
+            dual,
             bound,
             nodes: 0,
             min_exceeded: u8::MAX,
@@ -100,7 +105,7 @@ impl<'a> Worker<'a> {
     /// the solving move if a child is solved.
     #[inline]
     fn expand(&mut self, p: &Cube, q: &Cube, g: u8, last_face: usize) -> Result<Frame, Move> {
-        let dual = self.h.dual();
+        let dual = self.dual;
         let allowed = ALLOWED_AFTER[last_face];
         let mut kids = [(0u8, Cube::SOLVED, Cube::SOLVED); 18];
         let mut n = 0;
@@ -112,7 +117,7 @@ impl<'a> Worker<'a> {
                 } else {
                     Cube::SOLVED
                 };
-                self.h.prefetch(&cp, &cq);
+                self.h.prefetch(&cp, &cq, dual);
                 kids[n] = (m.index() as u8, cp, cq);
                 n += 1;
             }
@@ -127,7 +132,7 @@ impl<'a> Worker<'a> {
             next: 0,
         };
         for &(m, cp, cq) in &kids[..n] {
-            let v = self.h.bounded(&cp, &cq, budget);
+            let v = self.h.bounded(&cp, &cq, dual, budget);
             if v > budget {
                 self.min_exceeded = self.min_exceeded.min(g + 1 + v);
                 continue;
@@ -188,7 +193,7 @@ impl<'a> Worker<'a> {
             let m = Move::from_index(mi as usize);
             let (tp, tq) = (top.p, top.q);
             let cq = m.inverse().cube().compose(&tq);
-            let cp = if self.h.dual() {
+            let cp = if self.dual {
                 tp.compose(m.cube())
             } else {
                 Cube::SOLVED
@@ -221,6 +226,7 @@ struct Unit {
 /// the way), with the nodes generated doing so.
 fn split(
     h: &Heuristic,
+    dual: bool,
     root_p: &Cube,
     root_q: &Cube,
     bound: u8,
@@ -244,12 +250,12 @@ fn split(
                 }
                 *nodes += 1;
                 let q = m.inverse().cube().compose(&u.q);
-                let p = if h.dual() {
+                let p = if dual {
                     u.p.compose(m.cube())
                 } else {
                     Cube::SOLVED
                 };
-                let v = h.value(&p, &q);
+                let v = h.value(&p, &q, dual);
                 let mut moves = u.moves.clone();
                 moves.push(m);
                 if g + 1 + v > bound {
@@ -281,11 +287,20 @@ fn iteration(
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
     if opts.threads <= 1 || depth == 0 {
-        let mut w = Worker::new(h, bound);
+        let mut w = Worker::new(h, opts.dual, bound);
         let sol = w.search(p, q, 0, 6, stop);
         return (sol, w.nodes + 1, w.min_exceeded);
     }
-    let units = match split(h, p, q, bound, depth, &mut nodes, &mut min_exceeded) {
+    let units = match split(
+        h,
+        opts.dual,
+        p,
+        q,
+        bound,
+        depth,
+        &mut nodes,
+        &mut min_exceeded,
+    ) {
         Ok(u) => u,
         Err(sol) => return (Some(sol), nodes + 1, min_exceeded),
     };
@@ -299,7 +314,7 @@ fn iteration(
     std::thread::scope(|s| {
         for _ in 0..opts.threads {
             s.spawn(|| {
-                let mut w = Worker::new(h, bound);
+                let mut w = Worker::new(h, opts.dual, bound);
                 loop {
                     if stop.load(Relaxed) {
                         local_stop.store(true, Relaxed);
@@ -351,7 +366,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
         result.optimal = true;
         return result;
     }
-    let mut bound = h.value(&p, &q).max(1);
+    let mut bound = h.value(&p, &q, opts.dual).max(1);
     result.lower_bound = bound;
     loop {
         if bound > opts.max_depth {

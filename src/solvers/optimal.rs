@@ -18,9 +18,9 @@ pub struct OptimalSolver {
 
 impl OptimalSolver {
     /// Uses tables already in memory.
-    pub fn from_tables(tables: Vec<(Pattern, NibbleTable)>, dual: bool) -> OptimalSolver {
+    pub fn from_tables(tables: Vec<(Pattern, NibbleTable)>) -> OptimalSolver {
         OptimalSolver {
-            heuristic: Heuristic::new(tables, dual),
+            heuristic: Heuristic::new(tables),
         }
     }
 
@@ -29,11 +29,10 @@ impl OptimalSolver {
     pub fn open(
         dir: &Path,
         patterns: &[Pattern],
-        dual: bool,
         mode: ProgressMode,
     ) -> Result<OptimalSolver, SetError> {
         build_missing(dir, patterns, Method::Bfs, false, mode)?;
-        Ok(Self::from_tables(load_all(dir, patterns)?, dual))
+        Ok(Self::from_tables(load_all(dir, patterns)?))
     }
 
     /// The heuristic (tables in lookup order).

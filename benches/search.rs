@@ -1,0 +1,152 @@
+//! Search benchmarks: heuristic lookups, node expansion and a complete IDA* solve.
+//!
+//! Run with `cargo bench --bench search` (add `-- --quick` for a fast pass). The corner table
+//! (88,179,840 entries, 44 MB) is generated in-process once, before any benchmark runs, with
+//! the BFS generator on the default rayon pool (~15 s on 2 cores); no file is read or written.
+//! Only the corner table is used, so absolute node counts are much larger than with the `korf`
+//! set, but the per-node cost is close to that of one table lookup.
+//!
+//! Groups:
+//! - `heuristic/value/{single,dual}`: `Heuristic::value` of random positions (the table lookups
+//!   are random memory accesses: mostly cache misses on a 44 MB table);
+//! - `heuristic/expand`: one node expansion as IDA* does it (children allowed after the last
+//!   face, inverse composed, prefetch, bounded lookup), one element = one child generated;
+//! - `solve/corners/<scramble>`: `optcube::search::solve` of a fixed 9-move scramble,
+//!   single-threaded; the throughput is the search's node count, so criterion reports nodes/s.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use optcube::cube::{ALLOWED_AFTER, Cube, Move, Rng, format_moves, parse_moves};
+use optcube::pdb::{Method, Pattern, generate};
+use optcube::progress::{Progress, ProgressMode};
+use optcube::search::{Heuristic, SearchOptions, solve};
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The fixed scramble of the full-solve benchmark (9 moves).
+const SCRAMBLE: &str = "R U F' D2 L B' U2 R' F";
+/// Pool of random inputs; for lookups this should be far larger than what the caches could
+/// keep of the table, so that the measured cost includes the memory access.
+const POOL: usize = 1 << 14;
+
+fn corner_heuristic() -> Heuristic {
+    let t = Instant::now();
+    let progress = Progress::new(
+        ProgressMode::Hidden,
+        "corners",
+        Pattern::Corners.entries(),
+        "entries",
+    );
+    let table = generate(Pattern::Corners, Method::Bfs, &progress);
+    eprintln!(
+        "corner table generated in {:.1} s ({} threads)",
+        t.elapsed().as_secs_f64(),
+        rayon_threads()
+    );
+    Heuristic::new(vec![(Pattern::Corners, table)])
+}
+
+fn rayon_threads() -> String {
+    std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| "default".into())
+}
+
+fn benches(c: &mut Criterion) {
+    let h = corner_heuristic();
+
+    let mut rng = Rng::new(7);
+    let nodes: Vec<(Cube, Cube)> = (0..POOL)
+        .map(|_| {
+            let p = Cube::random(&mut rng);
+            (p, p.inverse())
+        })
+        .collect();
+
+    let mut g = c.benchmark_group("heuristic");
+    g.throughput(Throughput::Elements(1));
+    for (name, dual) in [("single", false), ("dual", true)] {
+        g.bench_function(BenchmarkId::new("value", name), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % POOL;
+                let (p, q) = &nodes[i];
+                h.value(black_box(p), black_box(q), dual)
+            })
+        });
+    }
+
+    // Last faces of the expanded nodes (6 = no previous move), and the children count per
+    // expansion on average, for the throughput.
+    let last: Vec<usize> = (0..POOL).map(|_| rng.below(7) as usize).collect();
+    let children: u64 = last
+        .iter()
+        .map(|&f| ALLOWED_AFTER[f].count_ones() as u64)
+        .sum();
+    g.throughput(Throughput::Elements(children.div_ceil(POOL as u64)));
+    g.bench_function("expand", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % POOL;
+            let (_, q) = &nodes[i];
+            let allowed = ALLOWED_AFTER[last[i]];
+            let mut kids = [Cube::SOLVED; 18];
+            let mut n = 0;
+            for m in Move::all() {
+                if allowed & (1 << m.index()) != 0 {
+                    let cq = m.inverse().cube().compose(q);
+                    h.prefetch(&Cube::SOLVED, &cq, false);
+                    kids[n] = cq;
+                    n += 1;
+                }
+            }
+            let mut best = u8::MAX;
+            for cq in &kids[..n] {
+                best = best.min(h.bounded(&Cube::SOLVED, cq, false, black_box(20)));
+            }
+            best
+        })
+    });
+    g.finish();
+
+    let seq = parse_moves(SCRAMBLE).expect("scramble parses");
+    let cube = Cube::from_moves(&seq);
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let stop = AtomicBool::new(false);
+    let probe = solve(&h, &cube, &opts, &stop);
+    let solution = probe.solution.as_deref().expect("the scramble is solvable");
+    eprintln!(
+        "solve {SCRAMBLE:?}: {} ({} moves, optimal {}), {} nodes, {:.3} s, {:.2} M nodes/s",
+        format_moves(solution),
+        solution.len(),
+        probe.optimal,
+        probe.nodes,
+        probe.seconds,
+        probe.nodes as f64 / probe.seconds / 1e6
+    );
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(probe.nodes));
+    g.bench_function(BenchmarkId::new("corners", SCRAMBLE), |b| {
+        b.iter(|| {
+            let r = solve(&h, black_box(&cube), &opts, &stop);
+            debug_assert_eq!(r.nodes, probe.nodes);
+            r.nodes
+        })
+    });
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = search;
+    config = config();
+    targets = benches
+}
+criterion_main!(search);

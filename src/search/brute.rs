@@ -1,0 +1,99 @@
+//! Brute-force distances, independent of the pattern databases: the reference the heuristic and
+//! the IDA* are tested against.
+//!
+//! [`Ball`] holds every position within `r` moves of solved with its exact distance (breadth-first
+//! over canonical sequences, duplicates removed). A position's exact distance up to `2r` then
+//! follows by meeting in the middle: the least `k + d` over positions `Q` reached from it in `k ≤ r`
+//! moves that lie in the ball at distance `d`.
+
+use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use std::collections::HashMap;
+
+/// All positions within `radius` moves of solved, with their exact distances.
+pub struct Ball {
+    radius: u8,
+    dist: HashMap<Cube, u8>,
+}
+
+impl Ball {
+    /// Builds the ball by breadth-first search (radius 5: 621,649 positions).
+    pub fn new(radius: u8) -> Ball {
+        let mut dist = HashMap::new();
+        dist.insert(Cube::SOLVED, 0);
+        let mut frontier = vec![Cube::SOLVED];
+        for d in 1..=radius {
+            let mut next = Vec::new();
+            for c in &frontier {
+                for m in Move::all() {
+                    let n = c.apply(m);
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
+                        e.insert(d);
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        Ball { radius, dist }
+    }
+
+    /// Number of positions at each distance 0..=radius.
+    pub fn counts(&self) -> Vec<u64> {
+        let mut c = vec![0u64; self.radius as usize + 1];
+        for &d in self.dist.values() {
+            c[d as usize] += 1;
+        }
+        c
+    }
+
+    /// Every position in the ball with its distance.
+    pub fn iter(&self) -> impl Iterator<Item = (&Cube, u8)> {
+        self.dist.iter().map(|(c, &d)| (c, d))
+    }
+
+    /// The exact distance of `cube` if it is at most `2 * radius`, else `None`.
+    pub fn distance(&self, cube: &Cube) -> Option<u8> {
+        let mut best: Option<u8> = None;
+        self.walk(cube, 0, 6, &mut best);
+        best
+    }
+
+    fn walk(&self, c: &Cube, k: u8, last_face: usize, best: &mut Option<u8>) {
+        if let Some(&d) = self.dist.get(c) {
+            let total = k + d;
+            if best.is_none_or(|b| total < b) {
+                *best = Some(total);
+            }
+        }
+        if k == self.radius || best.is_some_and(|b| b <= k + 1) {
+            return;
+        }
+        for m in Move::all() {
+            if ALLOWED_AFTER[last_face] & (1 << m.index()) != 0 {
+                self.walk(&c.apply(m), k + 1, m.face_index(), best);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Published counts of positions at exact distance 0..=4 in HTM.
+    #[test]
+    fn ball_counts_match_published() {
+        assert_eq!(Ball::new(4).counts(), vec![1, 18, 243, 3240, 43239]);
+    }
+
+    #[test]
+    fn meet_in_the_middle_distance() {
+        let ball = Ball::new(3);
+        let seq = crate::cube::parse_moves("R U F D L B").unwrap();
+        assert_eq!(ball.distance(&Cube::from_moves(&seq)), Some(6));
+        assert_eq!(ball.distance(&Cube::from_moves(&seq[..4])), Some(4));
+        assert_eq!(ball.distance(&Cube::SOLVED), Some(0));
+        let far = Cube::from_moves(&crate::cube::parse_moves(crate::cube::SUPERFLIP).unwrap());
+        assert_eq!(ball.distance(&far), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! Search tests against brute-force distances, with the `korf6` tables built in-process.
+
+use super::brute::Ball;
+use super::{Heuristic, SearchOptions, solve};
+use crate::cube::{Cube, Move, Rng, parse_moves};
+use crate::testing::korf6;
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+fn ball5() -> &'static Ball {
+    static B: OnceLock<Ball> = OnceLock::new();
+    B.get_or_init(|| Ball::new(5))
+}
+
+fn h() -> &'static Heuristic {
+    korf6()
+}
+
+static NO_STOP: AtomicBool = AtomicBool::new(false);
+
+/// The heuristic never overestimates: every position within 5 moves, plain and dual.
+#[test]
+fn heuristic_is_admissible_up_to_depth_5() {
+    let ball = ball5();
+    assert_eq!(ball.counts(), vec![1, 18, 243, 3240, 43239, 574908]);
+    for (c, d) in ball.iter() {
+        let q = c.inverse();
+        assert!(h().value(c, &q, false) <= d, "{c:?} at {d}");
+        assert!(h().value(c, &q, true) <= d, "{c:?} at {d} (dual)");
+    }
+}
+
+/// ... and on random walks, compared with their brute-force distance.
+#[test]
+fn heuristic_is_admissible_on_random_walks() {
+    let ball = ball5();
+    let mut rng = Rng::new(21);
+    for _ in 0..300 {
+        let n = 6 + rng.below(4) as usize;
+        let seq: Vec<Move> = (0..n)
+            .map(|_| Move::from_index(rng.below(18) as usize))
+            .collect();
+        let c = Cube::from_moves(&seq);
+        let d = ball.distance(&c).expect("within 10");
+        assert!(h().value(&c, &c.inverse(), true) <= d);
+    }
+}
+
+fn random_walk(rng: &mut Rng, n: usize) -> Cube {
+    let seq: Vec<Move> = (0..n)
+        .map(|_| Move::from_index(rng.below(18) as usize))
+        .collect();
+    Cube::from_moves(&seq)
+}
+
+/// IDA* lengths equal the brute-force distance (optimal) for positions up to 10 moves, with 1
+/// and 2 threads, plain and dual; every solution solves its position.
+#[test]
+fn solutions_are_optimal_up_to_10_moves() {
+    let ball = ball5();
+    let mut rng = Rng::new(77);
+    for k in 0..24 {
+        let c = random_walk(&mut rng, 4 + k % 7);
+        let d = ball.distance(&c).expect("within 10");
+        for (threads, dual) in [(1, false), (2, false), (2, true)] {
+            let opts = SearchOptions {
+                threads,
+                dual,
+                ..SearchOptions::default()
+            };
+            let r = solve(h(), &c, &opts, &NO_STOP);
+            let s = r.solution.expect("solved");
+            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
+            assert!(r.optimal);
+            assert!(c.apply_seq(&s).is_solved());
+            assert_eq!(
+                r.iterations.last().map(|i| i.bound),
+                Some(d).filter(|&d| d > 0)
+            );
+        }
+    }
+}
+
+#[test]
+fn solved_position_gives_empty_solution() {
+    let r = solve(h(), &Cube::SOLVED, &SearchOptions::default(), &NO_STOP);
+    assert_eq!(r.solution, Some(vec![]));
+    assert!(r.optimal);
+}
+
+/// With a depth limit below the optimum, no solution and no optimality claim; the proven lower
+/// bound is reported.
+#[test]
+fn max_depth_reports_lower_bound() {
+    let c = Cube::from_moves(&parse_moves("R U F D L B R2 U2").unwrap());
+    let d = ball5().distance(&c).unwrap();
+    let opts = SearchOptions {
+        max_depth: d - 2,
+        ..SearchOptions::default()
+    };
+    let r = solve(h(), &c, &opts, &NO_STOP);
+    assert!(r.solution.is_none());
+    assert!(!r.optimal);
+    assert_eq!(r.lower_bound, d - 1);
+}
+
+/// A stop request ends the search without a claim.
+#[test]
+fn stop_flag_interrupts() {
+    let stop = AtomicBool::new(true);
+    let c = Cube::from_moves(&parse_moves("R U F D L B R2 U2 F' L'").unwrap());
+    let r = solve(
+        h(),
+        &c,
+        &SearchOptions {
+            threads: 2,
+            ..SearchOptions::default()
+        },
+        &stop,
+    );
+    assert!(r.interrupted);
+    assert!(!r.optimal);
+    assert!(r.solution.is_none());
+}

@@ -1,1 +1,0 @@
-//! Two-phase solver: in progress.

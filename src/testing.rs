@@ -1,0 +1,39 @@
+//! Shared test fixtures: tables built in-process once per test binary.
+
+use crate::pdb::{Method, NibbleTable, Pattern, generate};
+use crate::progress::{Progress, ProgressMode};
+use crate::search::Heuristic;
+use std::sync::OnceLock;
+
+/// Builds one table with BFS on 2 threads, silently.
+pub fn build(p: Pattern, method: Method, threads: usize) -> NibbleTable {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let progress = Progress::new(ProgressMode::Hidden, p.name(), p.entries(), "entries");
+    pool.install(|| generate(p, method, &progress))
+}
+
+/// The `korf6` set (corners, edges6a, edges6b) as a heuristic, built once.
+pub fn korf6() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        Heuristic::new(
+            [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]
+                .into_iter()
+                .map(|p| (p, build(p, Method::Bfs, 2)))
+                .collect(),
+        )
+    })
+}
+
+/// A table of the `korf6` fixture.
+pub fn korf6_table(p: Pattern) -> &'static NibbleTable {
+    &korf6()
+        .tables()
+        .iter()
+        .find(|(q, _)| *q == p)
+        .expect("in korf6")
+        .1
+}

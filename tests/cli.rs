@@ -1,0 +1,293 @@
+//! End-to-end tests of the `optcube` binary: facelets, scrambles, table files, solving (with the
+//! `korf6` set built once by the CLI into a temporary directory), JSON output and exit codes.
+
+use optcube::cube::{Cube, parse_moves};
+use optcube::search::brute::Ball;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn optcube(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_optcube"))
+        .args(args)
+        .output()
+        .expect("run optcube")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The korf6 tables, built once by `optcube pdb build` for this test binary.
+fn pdb_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("optcube-cli-test-{}", std::process::id()));
+        let o = optcube(&[
+            "pdb",
+            "build",
+            "--set",
+            "korf6",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "build failed: {}", stderr(&o));
+        dir
+    })
+}
+
+fn ball() -> &'static Ball {
+    static B: OnceLock<Ball> = OnceLock::new();
+    B.get_or_init(|| Ball::new(5))
+}
+
+#[test]
+fn facelets_of_r_match_kociemba() {
+    let o = optcube(&["facelets", "R"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o).trim(),
+        "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB"
+    );
+}
+
+#[test]
+fn facelets_check_accepts_and_rejects() {
+    let ok = optcube(&[
+        "facelets",
+        "--check",
+        "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB",
+    ]);
+    assert_eq!(ok.status.code(), Some(0));
+    let bad = optcube(&[
+        "facelets",
+        "--check",
+        "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("colour"), "{}", stderr(&bad));
+}
+
+#[test]
+fn bad_scramble_names_the_token() {
+    let o = optcube(&["facelets", "R U3 F"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"U3\""), "{}", stderr(&o));
+    let o = optcube(&["solve", "R Q", "--pdb-dir", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"Q\""), "{}", stderr(&o));
+}
+
+#[test]
+fn random_scrambles_are_reproducible_and_valid() {
+    let a = optcube(&["scramble", "--random", "5", "--seed", "42"]);
+    let b = optcube(&["scramble", "--random", "5", "--seed", "42"]);
+    assert!(a.status.success());
+    assert_eq!(stdout(&a), stdout(&b));
+    let lines: Vec<String> = stdout(&a).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 5);
+    for l in &lines {
+        assert!(Cube::from_facelets(l).is_ok(), "{l}");
+    }
+    let c = optcube(&["scramble", "--random", "5", "--seed", "43"]);
+    assert_ne!(stdout(&a), stdout(&c));
+}
+
+/// Positions of known optimal length (brute force, up to 10 moves) are solved by the CLI with
+/// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads agree.
+#[test]
+fn solve_json_batch_is_optimal() {
+    let scrambles = [
+        "R U2 F' L",
+        "R U F D L B R2 U2",
+        "F2 R' D B2 L U' R F2 D'",
+        "U R2 F B R B2 R U2 L B2",
+        "R2 L2 U2 D2 F2 B2",
+    ];
+    let file = std::env::temp_dir().join(format!("optcube-batch-{}.txt", std::process::id()));
+    let mut text = String::from("# test batch\n\n");
+    for s in &scrambles {
+        text += s;
+        text += "\n";
+    }
+    std::fs::write(&file, &text).unwrap();
+    let dir = pdb_dir().to_str().unwrap();
+    let mut lengths = Vec::new();
+    for threads in ["1", "2"] {
+        let o = optcube(&[
+            "solve",
+            "--file",
+            file.to_str().unwrap(),
+            "--json",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            dir,
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let rows: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), scrambles.len());
+        let mut ls = Vec::new();
+        for (row, s) in rows.iter().zip(scrambles) {
+            let cube = Cube::from_moves(&parse_moves(s).unwrap());
+            assert_eq!(row["input"], s);
+            let sol = parse_moves(row["solution"].as_str().unwrap()).unwrap();
+            assert!(cube.apply_seq(&sol).is_solved(), "{s}");
+            let expected = ball().distance(&cube).unwrap() as u64;
+            assert_eq!(row["length"].as_u64(), Some(expected), "{s}");
+            assert_eq!(row["optimal"], true);
+            assert!(row["nodes"].as_u64().unwrap() > 0);
+            assert!(row["seconds"].as_f64().unwrap() >= 0.0);
+            ls.push(expected);
+        }
+        lengths.push(ls);
+    }
+    assert_eq!(lengths[0], lengths[1]);
+    assert_eq!(lengths[0][4], 6, "the checkerboard needs 6 moves");
+}
+
+#[test]
+fn solved_input_gives_empty_solution() {
+    let dir = pdb_dir().to_str().unwrap();
+    let o = optcube(&[
+        "solve",
+        "--facelets",
+        "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB",
+        "--json",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["solution"], "");
+    assert_eq!(v["length"], 0);
+    assert_eq!(v["optimal"], true);
+}
+
+#[test]
+fn text_output_and_max_depth() {
+    let dir = pdb_dir().to_str().unwrap();
+    let o = optcube(&[
+        "solve",
+        "R U F D L B",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+        "-v",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(6 moves, optimal)"), "{out}");
+    assert!(out.contains("bound  6:"), "{out}");
+    let o = optcube(&[
+        "solve",
+        "R U F D L B",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+        "--max-depth",
+        "4",
+    ]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains("no solution of <= 4 moves"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bad_file_lines_are_named() {
+    let file = std::env::temp_dir().join(format!("optcube-bad-{}.txt", std::process::id()));
+    std::fs::write(&file, "R U\nR X2\n").unwrap();
+    let o = optcube(&[
+        "solve",
+        "--file",
+        file.to_str().unwrap(),
+        "--pdb-dir",
+        "/nonexistent",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(":2:") && stderr(&o).contains("\"X2\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn pdb_info_json_and_damaged_file() {
+    let dir = pdb_dir();
+    let o = optcube(&["pdb", "info", "--json", "--dir", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let corners = rows
+        .iter()
+        .find(|r| r["name"] == "corners")
+        .expect("corners listed");
+    assert_eq!(corners["entries"], 88_179_840u64);
+    assert_eq!(corners["valid"], true);
+    let h: Vec<u64> = corners["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        h,
+        [
+            1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616, 64736
+        ]
+    );
+
+    // A damaged copy in another directory is refused by verify and by solve.
+    let bad = std::env::temp_dir().join(format!("optcube-damaged-{}", std::process::id()));
+    std::fs::create_dir_all(&bad).unwrap();
+    let mut bytes = std::fs::read(dir.join("corners.pdb")).unwrap();
+    bytes[4096 + 1000] ^= 0xff;
+    std::fs::write(bad.join("corners.pdb"), &bytes).unwrap();
+    let o = optcube(&["pdb", "verify", "--dir", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("checksum"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&bad).unwrap();
+}
+
+#[test]
+fn other_solvers_give_valid_solutions() {
+    for solver in ["thistlethwaite", "twophase"] {
+        let o = optcube(&[
+            "solve",
+            "--solver",
+            solver,
+            "--json",
+            "F2 R' D B2 L U' R F2 D' U R2 F B R B2",
+        ]);
+        assert!(o.status.success(), "{solver}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+        let cube = Cube::from_moves(&parse_moves("F2 R' D B2 L U' R F2 D' U R2 F B R B2").unwrap());
+        assert!(cube.apply_seq(&sol).is_solved(), "{solver}");
+        assert_eq!(v["optimal"], false);
+        if solver == "twophase" {
+            assert!(sol.len() <= 20);
+        }
+    }
+}
