@@ -39,7 +39,17 @@ enum Command {
         /// Seed for reproducible output (default: from the clock, printed on stderr).
         #[arg(long, value_name = "S")]
         seed: Option<u64>,
+        /// Output form: facelet strings, or move sequences that create the positions from
+        /// solved (the inverse of a two-phase solution, at most 20 moves).
+        #[arg(long, value_enum, default_value = "facelets")]
+        format: ScrambleFormat,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ScrambleFormat {
+    Facelets,
+    Moves,
 }
 
 /// A failure that ends the command with exit status 2 and a message on stderr.
@@ -63,7 +73,11 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Facelets(args) => facelets::run(args),
-        Command::Scramble { random, seed } => scramble(random, seed),
+        Command::Scramble {
+            random,
+            seed,
+            format,
+        } => scramble(random, seed, format),
         Command::Pdb(cmd) => pdb::run(cmd),
         Command::Solve(args) => solve::run(args),
     };
@@ -76,7 +90,7 @@ pub fn run() -> i32 {
     }
 }
 
-fn scramble(n: u64, seed: Option<u64>) -> Result<i32, Failure> {
+fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Failure> {
     let seed = seed.unwrap_or_else(|| {
         let s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -86,10 +100,25 @@ fn scramble(n: u64, seed: Option<u64>) -> Result<i32, Failure> {
         s
     });
     let mut rng = Rng::new(seed);
+    let twophase = (format == ScrambleFormat::Moves).then(optcube::solvers::twophase::TwoPhase::new);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..n {
         use std::io::Write;
-        writeln!(out, "{}", Cube::random(&mut rng).to_facelets())?;
+        let cube = Cube::random(&mut rng);
+        match &twophase {
+            None => writeln!(out, "{}", cube.to_facelets())?,
+            Some(tp) => {
+                let solution = tp
+                    .solve(&cube, 20, std::time::Duration::from_secs(60))
+                    .ok_or_else(|| Failure("internal error: no two-phase solution found".into()))?;
+                let moves = optcube::cube::invert_sequence(&solution);
+                // The scramble must recreate the position exactly.
+                if Cube::from_moves(&moves) != cube {
+                    return Err(Failure("internal error: scramble does not recreate the position".into()));
+                }
+                writeln!(out, "{}", optcube::cube::format_moves(&moves))?;
+            }
+        }
     }
     Ok(0)
 }

@@ -14,7 +14,7 @@
 //! missing is read from its `.zst` copy transparently (decompressed into memory).
 
 use super::pattern::Pattern;
-use super::table::{NibbleTable, bytes_for, histogram_mean};
+use super::table::{NibbleTable, histogram_mean};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -106,15 +106,49 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     }
 }
 
-fn rebuild_hint(pattern: Pattern, path: &Path) -> String {
+/// What a table file must hold: the identity every header is checked against. Pattern
+/// databases get theirs from [`Pattern`]; the two-phase and Thistlethwaite solvers describe
+/// their own tables the same way, so every table uses this one format.
+#[derive(Clone, Debug)]
+pub struct TableKind {
+    pub name: String,
+    pub version: u32,
+    pub pieces: String,
+    pub entries: u64,
+    pub bits_per_entry: u32,
+    /// The command that rebuilds the file, for error messages (`{dir}` is replaced).
+    pub rebuild: String,
+}
+
+impl TableKind {
+    /// Payload length in bytes.
+    pub fn payload_bytes(&self) -> u64 {
+        (self.entries * self.bits_per_entry as u64).div_ceil(8)
+    }
+}
+
+impl From<Pattern> for TableKind {
+    fn from(p: Pattern) -> TableKind {
+        TableKind {
+            name: p.name().into(),
+            version: p.version(),
+            pieces: p.pieces(),
+            entries: p.entries(),
+            bits_per_entry: 4,
+            rebuild: format!("optcube pdb build --set {} --dir {{dir}}", p.name()),
+        }
+    }
+}
+
+fn rebuild_hint(kind: &TableKind, path: &Path) -> String {
     let dir = path
         .parent()
         .map(|d| d.display().to_string())
-        .unwrap_or_default();
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| ".".into());
     format!(
-        "rebuild it with `optcube pdb build --set {} --dir {}`",
-        pattern.name(),
-        if dir.is_empty() { ".".into() } else { dir }
+        "delete it and rebuild with `{}`",
+        kind.rebuild.replace("{dir}", &dir)
     )
 }
 
@@ -136,18 +170,22 @@ pub fn checksum(bytes: &[u8]) -> String {
 }
 
 /// The header description of a finished table.
-pub fn describe(pattern: Pattern, table: &NibbleTable, generator: &str) -> TableInfo {
-    let histogram = table.histogram();
+pub fn describe(
+    kind: &TableKind,
+    payload: &[u8],
+    histogram: Vec<u64>,
+    generator: &str,
+) -> TableInfo {
     TableInfo {
-        pattern: pattern.name().into(),
-        pattern_version: pattern.version(),
-        pieces: pattern.pieces(),
-        entries: table.entries(),
-        bits_per_entry: 4,
-        payload_bytes: table.bytes().len() as u64,
+        pattern: kind.name.clone(),
+        pattern_version: kind.version,
+        pieces: kind.pieces.clone(),
+        entries: kind.entries,
+        bits_per_entry: kind.bits_per_entry,
+        payload_bytes: payload.len() as u64,
         mean: histogram_mean(&histogram),
         histogram,
-        checksum: checksum(table.bytes()),
+        checksum: checksum(payload),
         generator: generator.into(),
         program_version: env!("CARGO_PKG_VERSION").into(),
     }
@@ -166,19 +204,42 @@ fn header_bytes(info: &TableInfo) -> Vec<u8> {
     h
 }
 
-/// Writes `table` to `path` atomically (temporary file, fsync, rename).
+/// Writes a pattern database to `path` atomically (temporary file, fsync, rename).
 pub fn save(
     path: &Path,
     pattern: Pattern,
     table: &NibbleTable,
     generator: &str,
 ) -> Result<TableInfo, TableError> {
-    let info = describe(pattern, table, generator);
+    save_payload(
+        path,
+        &pattern.into(),
+        table.bytes(),
+        table.histogram(),
+        generator,
+    )
+}
+
+/// Writes any table's payload to `path` atomically (temporary file, fsync, rename).
+pub fn save_payload(
+    path: &Path,
+    kind: &TableKind,
+    payload: &[u8],
+    histogram: Vec<u64>,
+    generator: &str,
+) -> Result<TableInfo, TableError> {
+    assert_eq!(
+        payload.len() as u64,
+        kind.payload_bytes(),
+        "{}: payload size",
+        kind.name
+    );
+    let info = describe(kind, payload, histogram, generator);
     let tmp = PathBuf::from(format!("{}.tmp-{}", path.display(), std::process::id()));
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(&header_bytes(&info))?;
-        f.write_all(table.bytes())?;
+        f.write_all(payload)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -194,7 +255,7 @@ fn parse_header(
     path: &Path,
     header: &[u8],
     file_len: u64,
-    expected: Pattern,
+    expected: &TableKind,
 ) -> Result<TableInfo, TableError> {
     let hint = rebuild_hint(expected, path);
     let size_err = |actual: u64, expected: u64| TableError::Size {
@@ -238,26 +299,26 @@ fn parse_header(
             what: format!("unreadable description: {e}"),
             hint: hint.clone(),
         })?;
-    if info.pattern != expected.name() {
+    if info.pattern != expected.name {
         return Err(TableError::WrongPattern {
             path: path.into(),
             found: info.pattern,
-            expected: expected.name().into(),
+            expected: expected.name.clone(),
             hint,
         });
     }
-    if info.pattern_version != expected.version() {
+    if info.pattern_version != expected.version {
         return Err(TableError::Stale {
             path: path.into(),
             found: info.pattern_version,
-            expected: expected.version(),
+            expected: expected.version,
             hint,
         });
     }
-    let payload = bytes_for(expected.entries()) as u64;
-    if info.entries != expected.entries()
+    let payload = expected.payload_bytes();
+    if info.entries != expected.entries
         || info.payload_bytes != payload
-        || info.bits_per_entry != 4
+        || info.bits_per_entry != expected.bits_per_entry
     {
         return Err(TableError::Header {
             path: path.into(),
@@ -278,7 +339,7 @@ fn verify_checksum(
     path: &Path,
     info: &TableInfo,
     payload: &[u8],
-    pattern: Pattern,
+    kind: &TableKind,
 ) -> Result<(), TableError> {
     let actual = checksum(payload);
     if actual != info.checksum {
@@ -286,50 +347,66 @@ fn verify_checksum(
             path: path.into(),
             actual,
             expected: info.checksum.clone(),
-            hint: rebuild_hint(pattern, path),
+            hint: rebuild_hint(kind, path),
         });
     }
     Ok(())
 }
 
-/// Loads and checks the table of `pattern` from `path` (memory-mapped), or from its `.zst`
-/// copy when `path` does not exist.
-pub fn load(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
-    if !path.exists() && packed_path(path).exists() {
-        return load_packed(&packed_path(path), pattern);
+/// A checked table payload: mapped from its file, or decompressed into memory.
+pub enum Payload {
+    Mapped(memmap2::Mmap),
+    Heap(Vec<u8>),
+}
+
+impl Payload {
+    /// The payload bytes (after the header).
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Payload::Mapped(m) => &m[HEADER_LEN..],
+            Payload::Heap(v) => v,
+        }
+    }
+}
+
+/// Loads and checks the table `kind` from `path` (memory-mapped), or from its `.zst` copy when
+/// `path` does not exist.
+pub fn load_payload(path: &Path, kind: &TableKind) -> Result<(Payload, TableInfo), TableError> {
+    let packed = packed_path(path);
+    if !path.exists() && packed.exists() {
+        let file = File::open(&packed).map_err(io_err(&packed))?;
+        let mut bytes = Vec::new();
+        zstd::stream::read::Decoder::new(file)
+            .and_then(|mut d| d.read_to_end(&mut bytes))
+            .map_err(io_err(&packed))?;
+        let header = &bytes[..bytes.len().min(HEADER_LEN)];
+        let info = parse_header(&packed, header, bytes.len() as u64, kind)?;
+        let payload = bytes.split_off(HEADER_LEN);
+        verify_checksum(&packed, &info, &payload, kind)?;
+        return Ok((Payload::Heap(payload), info));
     }
     let file = File::open(path).map_err(io_err(path))?;
     let len = file.metadata().map_err(io_err(path))?.len();
     // SAFETY: the file is opened read-only; optcube replaces table files only by rename, so a
     // mapped file is never modified in place by us.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err(path))?;
-    let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, pattern)?;
-    verify_checksum(path, &info, &map[HEADER_LEN..], pattern)?;
-    Ok((
-        NibbleTable::from_mmap(map, HEADER_LEN, pattern.entries()),
-        info,
-    ))
+    let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, kind)?;
+    verify_checksum(path, &info, &map[HEADER_LEN..], kind)?;
+    Ok((Payload::Mapped(map), info))
 }
 
-fn load_packed(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
-    let file = File::open(path).map_err(io_err(path))?;
-    let mut bytes = Vec::new();
-    zstd::stream::read::Decoder::new(file)
-        .and_then(|mut d| d.read_to_end(&mut bytes))
-        .map_err(io_err(path))?;
-    let info = parse_header(
-        path,
-        &bytes[..bytes.len().min(HEADER_LEN)],
-        bytes.len() as u64,
-        pattern,
-    )?;
-    let payload = bytes.split_off(HEADER_LEN);
-    verify_checksum(path, &info, &payload, pattern)?;
-    Ok((NibbleTable::from_bytes(payload, pattern.entries()), info))
+/// Loads and checks the pattern database of `pattern` from `path` (see [`load_payload`]).
+pub fn load(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
+    let (payload, info) = load_payload(path, &pattern.into())?;
+    let table = match payload {
+        Payload::Mapped(map) => NibbleTable::from_mmap(map, HEADER_LEN, pattern.entries()),
+        Payload::Heap(bytes) => NibbleTable::from_bytes(bytes, pattern.entries()),
+    };
+    Ok((table, info))
 }
 
 /// Reads just the header of a table file (no checksum), for listings.
-pub fn read_info(path: &Path, pattern: Pattern) -> Result<TableInfo, TableError> {
+pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, TableError> {
     let mut file = File::open(path).map_err(io_err(path))?;
     let len = file.metadata().map_err(io_err(path))?.len();
     let mut header = Vec::with_capacity(HEADER_LEN);
@@ -337,7 +414,7 @@ pub fn read_info(path: &Path, pattern: Pattern) -> Result<TableInfo, TableError>
         .take(HEADER_LEN as u64)
         .read_to_end(&mut header)
         .map_err(io_err(path))?;
-    parse_header(path, &header, len, pattern)
+    parse_header(path, &header, len, &kind.into())
 }
 
 /// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.

@@ -101,7 +101,12 @@ fn max_depth_reports_lower_bound() {
     let r = solve(h(), &c, &opts, &NO_STOP);
     assert!(r.solution.is_none());
     assert!(!r.optimal);
-    assert_eq!(r.lower_bound, d - 1);
+    // Iterations up to the limit found nothing; the bound proved may skip past the limit.
+    assert!(
+        r.lower_bound > d - 2 && r.lower_bound <= d,
+        "{} vs {d}",
+        r.lower_bound
+    );
 }
 
 /// A stop request ends the search without a claim.

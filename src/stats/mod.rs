@@ -21,15 +21,17 @@ impl BatchSummary {
     pub fn new() -> BatchSummary {
         BatchSummary {
             lengths: BTreeMap::new(),
-            micros: Histogram::new(3).expect("valid sigfig"),
-            nodes: Histogram::new(3).expect("valid sigfig"),
+            // Fixed ranges (saturating records never resize): up to ~28 hours and 10^15 nodes.
+            micros: Histogram::new_with_bounds(1, 100_000_000_000, 3).expect("valid bounds"),
+            nodes: Histogram::new_with_bounds(1, 1_000_000_000_000_000, 3).expect("valid bounds"),
         }
     }
 
     /// Records one solve (`length` `None` when no solution was found).
     pub fn record(&mut self, length: Option<usize>, nodes: u64, seconds: f64) {
         *self.lengths.entry(length).or_default() += 1;
-        self.micros.saturating_record((seconds * 1e6) as u64);
+        self.micros
+            .saturating_record(((seconds * 1e6) as u64).max(1));
         self.nodes.saturating_record(nodes.max(1));
     }
 
