@@ -68,9 +68,11 @@ errlog="$(mktemp)"
 trap 'rm -f "$json" "$errlog"' EXIT
 echo "bench-solve.sh: ${cmd[*]}" >&2
 start=$(date +%s.%N)
-status=0
 # Progress (table loading or building) stays visible on stderr and is kept for the summary.
-"${cmd[@]}" >"$json" 2> >(tee "$errlog" >&2) || status=$?
+set +e
+"${cmd[@]}" 2>&1 >"$json" | tee "$errlog" >&2
+status=${PIPESTATUS[0]}
+set -e
 wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 if [[ $status -ne 0 ]]; then
     echo "bench-solve.sh: optcube solve exited with $status" >&2

@@ -272,12 +272,16 @@ fn pdb_info_json_and_damaged_file() {
 
 #[test]
 fn other_solvers_give_valid_solutions() {
+    // Their tables go to the test's table directory (built there on first use).
+    let dir = pdb_dir().to_str().unwrap();
     for solver in ["thistlethwaite", "twophase"] {
         let o = optcube(&[
             "solve",
             "--solver",
             solver,
             "--json",
+            "--pdb-dir",
+            dir,
             "F2 R' D B2 L U' R F2 D' U R2 F B R B2",
         ]);
         assert!(o.status.success(), "{solver}: {}", stderr(&o));

@@ -100,7 +100,8 @@ fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Fa
         s
     });
     let mut rng = Rng::new(seed);
-    let twophase = (format == ScrambleFormat::Moves).then(optcube::solvers::twophase::TwoPhase::new);
+    let twophase =
+        (format == ScrambleFormat::Moves).then(optcube::solvers::twophase::TwoPhase::new);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..n {
         use std::io::Write;
@@ -114,7 +115,9 @@ fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Fa
                 let moves = optcube::cube::invert_sequence(&solution);
                 // The scramble must recreate the position exactly.
                 if Cube::from_moves(&moves) != cube {
-                    return Err(Failure("internal error: scramble does not recreate the position".into()));
+                    return Err(Failure(
+                        "internal error: scramble does not recreate the position".into(),
+                    ));
                 }
                 writeln!(out, "{}", optcube::cube::format_moves(&moves))?;
             }

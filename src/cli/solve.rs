@@ -196,12 +196,14 @@ fn print_result(args: &Args, input: &str, r: &SearchResult) {
 
 fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     use optcube::solvers::thistlethwaite::Thistlethwaite;
+    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let start = std::time::Instant::now();
-    let solver = Thistlethwaite::new();
+    let solver = Thistlethwaite::open(&dir)?;
     if !args.json {
         eprintln!(
-            "thistlethwaite: tables built in {:.2} s",
-            start.elapsed().as_secs_f64()
+            "thistlethwaite: tables ready in {:.2} s ({})",
+            start.elapsed().as_secs_f64(),
+            dir.display()
         );
     }
     let mut summary = BatchSummary::new();
@@ -260,16 +262,18 @@ fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Fai
 
 fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     use optcube::solvers::twophase::TwoPhase;
-    if !(args.timeout > 0.0) {
+    if args.timeout.is_nan() || args.timeout <= 0.0 {
         return Err(Failure(
             "--timeout must be a positive number of seconds".into(),
         ));
     }
+    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let start = std::time::Instant::now();
-    let solver = TwoPhase::new();
+    let solver = TwoPhase::open(&dir)?;
     eprintln!(
-        "twophase: tables built in {:.2} s",
-        start.elapsed().as_secs_f64()
+        "twophase: tables ready in {:.2} s ({})",
+        start.elapsed().as_secs_f64(),
+        dir.display()
     );
     let threads = args
         .threads
@@ -281,12 +285,12 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
         let t = std::time::Instant::now();
         let r = solver.solve_with(cube, args.max_length, timeout, threads);
         let seconds = t.elapsed().as_secs_f64();
-        if let Some(s) = &r.solution {
-            if !optcube::solvers::solves(cube, s) {
-                return Err(Failure(format!(
-                    "internal error: two-phase solution for {input} does not solve it"
-                )));
-            }
+        if let Some(s) = &r.solution
+            && !optcube::solvers::solves(cube, s)
+        {
+            return Err(Failure(format!(
+                "internal error: two-phase solution for {input} does not solve it"
+            )));
         }
         summary.record(r.solution.as_ref().map(|s| s.len()), r.nodes, seconds);
         let within = r

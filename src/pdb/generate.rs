@@ -106,7 +106,7 @@ fn bfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
                     forward_chunk(pattern, &table, lo, hi, d)
                 };
                 let done = done_chunks.fetch_add(1, Relaxed) + 1;
-                if done % 64 == 0 {
+                if done.is_multiple_of(64) {
                     let frac = done as f64 / chunks as f64;
                     progress.update(
                         known,

@@ -127,8 +127,10 @@ pub fn build_missing(
         .iter()
         .map(|p| bytes_for(p.entries()) as u64 + 4096)
         .sum();
-    if let Some(have) = available_memory() {
-        if biggest + (64 << 20) > have {
+    if let Some(have) = available_memory()
+        && biggest + (64 << 20) > have
+    {
+        {
             return Err(SetError::Memory {
                 what: format!("{} tables", todo.len()),
                 need_mb: (biggest >> 20) + 64,
@@ -136,8 +138,10 @@ pub fn build_missing(
             });
         }
     }
-    if let Some(have) = free_disk(dir) {
-        if total > have {
+    if let Some(have) = free_disk(dir)
+        && total > have
+    {
+        {
             return Err(SetError::Disk {
                 dir: dir.into(),
                 need_mb: total >> 20,
@@ -172,10 +176,10 @@ pub fn build_missing(
     Ok(reports)
 }
 
-/// Loads every table of `patterns` from `dir` (memory-mapped, checked).
+/// Loads every table of `patterns` from `dir` into huge-page memory, checked.
 pub fn load_all(dir: &Path, patterns: &[Pattern]) -> Result<Vec<(Pattern, NibbleTable)>, SetError> {
     patterns
         .iter()
-        .map(|&p| Ok((p, file::load(&table_path(dir, p), p)?.0)))
+        .map(|&p| Ok((p, file::load_in_memory(&table_path(dir, p), p)?.0)))
         .collect()
 }

@@ -50,10 +50,11 @@ impl Heuristic {
         h
     }
 
-    /// Starts loading the first table's entries for a node (before [`Self::bounded`]).
+    /// Starts loading every table's entries for a node (before [`Self::bounded`]), so the
+    /// cache misses of all children of a node overlap instead of following one another.
     #[inline(always)]
     pub fn prefetch(&self, p: &Cube, q: &Cube, dual: bool) {
-        if let Some((pat, t)) = self.tables.first() {
+        for (pat, t) in &self.tables {
             t.prefetch(pat.index_of_inverse(q));
             if dual {
                 t.prefetch(pat.index_of_inverse(p));

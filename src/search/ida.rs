@@ -103,27 +103,67 @@ impl<'a> Worker<'a> {
 
     /// Generates and evaluates the children of node (p, q) at depth g. Returns the frame, or
     /// the solving move if a child is solved.
+    ///
+    /// Evaluation goes table by table across all children: the indices of the children still
+    /// alive are computed and their entries prefetched, then read, so the cache misses of one
+    /// table overlap; a child is dropped at the first table that prunes it, and later tables
+    /// are not consulted for it.
     #[inline]
     fn expand(&mut self, p: &Cube, q: &Cube, g: u8, last_face: usize) -> Result<Frame, Move> {
         let dual = self.dual;
         let allowed = ALLOWED_AFTER[last_face];
-        let mut kids = [(0u8, Cube::SOLVED, Cube::SOLVED); 18];
+        let mut moves = [0u8; 18];
+        let mut cps = [Cube::SOLVED; 18];
+        let mut cqs = [Cube::SOLVED; 18];
         let mut n = 0;
         for m in Move::all() {
             if allowed & (1 << m.index()) != 0 {
-                let cq = m.inverse().cube().compose(q);
-                let cp = if dual {
-                    p.compose(m.cube())
-                } else {
-                    Cube::SOLVED
-                };
-                self.h.prefetch(&cp, &cq, dual);
-                kids[n] = (m.index() as u8, cp, cq);
+                moves[n] = m.index() as u8;
+                cqs[n] = m.inverse().cube().compose(q);
+                if dual {
+                    cps[n] = p.compose(m.cube());
+                }
                 n += 1;
             }
         }
         self.nodes += n as u64;
         let budget = self.bound - g - 1;
+        // Children still alive, as indices into the arrays above, and their values so far.
+        let mut alive = [0u8; 18];
+        let mut h = [0u8; 18];
+        for (k, a) in alive.iter_mut().enumerate().take(n) {
+            *a = k as u8;
+        }
+        let mut n_alive = n;
+        let mut idx = [0u64; 18];
+        let mut idx_dual = [0u64; 18];
+        for (pat, table) in self.h.tables() {
+            for &k in &alive[..n_alive] {
+                let k = k as usize;
+                idx[k] = pat.index_of_inverse(&cqs[k]);
+                table.prefetch(idx[k]);
+                if dual {
+                    idx_dual[k] = pat.index_of_inverse(&cps[k]);
+                    table.prefetch(idx_dual[k]);
+                }
+            }
+            let mut kept = 0;
+            for j in 0..n_alive {
+                let k = alive[j] as usize;
+                let mut v = table.get(idx[k]);
+                if dual {
+                    v = v.max(table.get(idx_dual[k]));
+                }
+                h[k] = h[k].max(v);
+                if h[k] > budget {
+                    self.min_exceeded = self.min_exceeded.min(g + 1 + h[k]);
+                } else {
+                    alive[kept] = k as u8;
+                    kept += 1;
+                }
+            }
+            n_alive = kept;
+        }
         let mut frame = Frame {
             p: *p,
             q: *q,
@@ -131,22 +171,19 @@ impl<'a> Worker<'a> {
             len: 0,
             next: 0,
         };
-        for &(m, cp, cq) in &kids[..n] {
-            let v = self.h.bounded(&cp, &cq, dual, budget);
-            if v > budget {
-                self.min_exceeded = self.min_exceeded.min(g + 1 + v);
-                continue;
-            }
-            if v == 0 && cq.is_solved() {
-                return Err(Move::from_index(m as usize));
+        for &k in &alive[..n_alive] {
+            let k = k as usize;
+            let v = h[k];
+            if v == 0 && cqs[k].is_solved() {
+                return Err(Move::from_index(moves[k] as usize));
             }
             // Insertion keeps the children sorted by value (stable: ties keep move order).
-            let mut k = frame.len as usize;
-            while k > 0 && frame.children[k - 1].1 > v {
-                frame.children[k] = frame.children[k - 1];
-                k -= 1;
+            let mut i = frame.len as usize;
+            while i > 0 && frame.children[i - 1].1 > v {
+                frame.children[i] = frame.children[i - 1];
+                i -= 1;
             }
-            frame.children[k] = (m, v);
+            frame.children[i] = (moves[k], v);
             frame.len += 1;
         }
         Ok(frame)
@@ -227,19 +264,13 @@ struct Unit {
 fn split(
     h: &Heuristic,
     dual: bool,
-    root_p: &Cube,
-    root_q: &Cube,
+    root: Unit,
     bound: u8,
     depth: u8,
     nodes: &mut u64,
     min_exceeded: &mut u8,
 ) -> Result<Vec<Unit>, Vec<Move>> {
-    let mut units = vec![Unit {
-        p: *root_p,
-        q: *root_q,
-        moves: vec![],
-        h: 0,
-    }];
+    let mut units = vec![root];
     for g in 0..depth {
         let mut next = Vec::new();
         for u in &units {
@@ -294,8 +325,12 @@ fn iteration(
     let units = match split(
         h,
         opts.dual,
-        p,
-        q,
+        Unit {
+            p: *p,
+            q: *q,
+            moves: vec![],
+            h: 0,
+        },
         bound,
         depth,
         &mut nodes,

@@ -41,7 +41,12 @@
 //! A solution is the concatenation of the four optimal phase solutions, merged where adjacent
 //! moves turn the same face ([`push_merged`]); it never exceeds 7 + 10 + 13 + 15 = 45 moves.
 
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
 use crate::cube::{Cube, CubeError, Face, Move};
+use crate::pdb::file::{self, TableError as FileError, TableKind};
 use crate::rank::{PartialPerm, binomial, permutation, rank_digits};
 
 /// Number of phases.
@@ -66,6 +71,18 @@ pub const PHASE_NAMES: [&str; PHASES] = [
     "thistlethwaite-3-tetrads-mslice",
     "thistlethwaite-4-squares",
 ];
+
+/// What each phase table indexes, for table file headers.
+const PHASE_PIECES: [&str; PHASES] = [
+    "edge flips",
+    "corner twists x E-slice edge positions",
+    "corner cosets of the squares group x M-slice edge positions",
+    "corner and edge permutation inside G3",
+];
+
+/// Version of the phase tables' contents in table files. Bump it whenever a coordinate changes,
+/// so that files written before are refused as stale instead of being read as wrong distances.
+pub const TABLE_VERSION: u32 = 1;
 
 /// Value of a table entry that the search never reached (never present in a finished table).
 const UNREACHED: u8 = u8::MAX;
@@ -316,6 +333,83 @@ impl Thistlethwaite {
         })
     }
 
+    /// Opens the solver with its four phase tables kept in `dir` (created if needed) as table
+    /// files `NAME.pdb`, names from [`PHASE_NAMES`]: each existing file is loaded and checked,
+    /// each missing one is built and written atomically. A file that cannot be used (damaged,
+    /// truncated, stale, another table's, or holding entries that are not distances) is an error
+    /// naming it and the command that rebuilds it; it is never overwritten.
+    pub fn open(dir: &Path) -> Result<Thistlethwaite, FileError> {
+        let mut tables: [Option<Box<[u8]>>; PHASES] = Default::default();
+        for (phase, slot) in tables.iter_mut().enumerate() {
+            let path = Self::table_path(dir, phase);
+            let exists = |p: &Path| {
+                p.try_exists().map_err(|source| FileError::Io {
+                    path: p.to_path_buf(),
+                    source,
+                })
+            };
+            if exists(&path)? || exists(&file::packed_path(&path))? {
+                let (payload, _) = file::load_payload(&path, &table_kind(phase))?;
+                *slot = Some(payload.bytes().into());
+            }
+        }
+        let missing: Vec<usize> = (0..PHASES).filter(|&k| tables[k].is_none()).collect();
+        if !missing.is_empty() {
+            let corners = SquaresCorners::new();
+            let built: Vec<(usize, Box<[u8]>)> = missing
+                .par_iter()
+                .map(|&k| (k, build_table(&corners, k)))
+                .collect();
+            for (k, table) in built {
+                tables[k] = Some(table);
+            }
+        }
+        let tables = tables.map(|t| t.expect("loaded or built"));
+        let solver = Thistlethwaite::from_tables(tables).map_err(|e| {
+            let phase = match e {
+                TableError::Size { phase, .. } | TableError::Entry { phase, .. } => phase,
+            };
+            FileError::Header {
+                path: Self::table_path(dir, phase),
+                what: e.to_string(),
+                hint: rebuild_hint(dir),
+            }
+        })?;
+        solver.save_phases(dir, &missing)?;
+        Ok(solver)
+    }
+
+    /// Writes the four phase tables to `dir` (created if needed) as the files
+    /// [`open`](Self::open) reads, replacing any there (atomically).
+    pub fn save(&self, dir: &Path) -> Result<(), FileError> {
+        self.save_phases(dir, &[0, 1, 2, 3])
+    }
+
+    /// The file of phase `phase`'s table (0-based) inside `dir`.
+    pub fn table_path(dir: &Path, phase: usize) -> PathBuf {
+        dir.join(format!("{}.pdb", PHASE_NAMES[phase]))
+    }
+
+    fn save_phases(&self, dir: &Path, phases: &[usize]) -> Result<(), FileError> {
+        if phases.is_empty() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        for &k in phases {
+            file::save_payload(
+                &Self::table_path(dir, k),
+                &table_kind(k),
+                self.table(k),
+                self.histogram(k),
+                "thistlethwaite breadth-first search",
+            )?;
+        }
+        Ok(())
+    }
+
     /// Phase `phase`'s distance table (one byte per coordinate value, [`PHASE_SIZES`] entries).
     pub fn table(&self, phase: usize) -> &[u8] {
         &self.tables[phase]
@@ -427,6 +521,28 @@ impl Thistlethwaite {
             .find(|&d| d > 0)
             .unwrap_or(0)
     }
+}
+
+/// What phase `phase`'s table file must hold.
+pub fn table_kind(phase: usize) -> TableKind {
+    TableKind {
+        name: PHASE_NAMES[phase].into(),
+        version: TABLE_VERSION,
+        pieces: PHASE_PIECES[phase].into(),
+        entries: PHASE_SIZES[phase] as u64,
+        bits_per_entry: 8,
+        rebuild: REBUILD.into(),
+    }
+}
+
+/// The command that rebuilds missing table files (`{dir}`: their directory).
+const REBUILD: &str = "optcube solve --solver thistlethwaite --pdb-dir {dir} R";
+
+fn rebuild_hint(dir: &Path) -> String {
+    format!(
+        "delete it and rebuild with `{}`",
+        REBUILD.replace("{dir}", &dir.display().to_string())
+    )
 }
 
 /// Breadth-first search over the cosets of `G_{phase+1}` in `G_phase`: one representative cube
@@ -690,6 +806,87 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// An empty directory unique to this test process and `name`.
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "optcube-thistlethwaite-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// `open` in an empty directory builds and writes the four files; opening again loads them
+    /// (the same tables as `new`, the same solutions), rebuilds only a missing one, and refuses
+    /// a damaged file without touching it.
+    #[test]
+    fn open_builds_then_loads_table_files() {
+        let dir = temp_dir("open");
+        let built = Thistlethwaite::open(&dir).unwrap();
+        for k in 0..PHASES {
+            let path = Thistlethwaite::table_path(&dir, k);
+            let info = file::read_info(&path, table_kind(k)).unwrap();
+            assert_eq!(info.entries, PHASE_SIZES[k] as u64);
+            assert_eq!(info.bits_per_entry, 8);
+            assert_eq!(info.histogram, solver().histogram(k));
+            assert!(built.table(k) == solver().table(k), "phase {}", k + 1);
+        }
+        let loaded = Thistlethwaite::open(&dir).unwrap();
+        let mut rng = Rng::new(17);
+        for _ in 0..20 {
+            let c = Cube::random(&mut rng);
+            assert_eq!(loaded.solve(&c), solver().solve(&c));
+        }
+        for k in 0..PHASES {
+            assert!(loaded.table(k) == solver().table(k), "phase {}", k + 1);
+        }
+
+        // A missing file is rebuilt, the others are left alone.
+        let p3 = Thistlethwaite::table_path(&dir, 3);
+        let before = std::fs::metadata(Thistlethwaite::table_path(&dir, 1))
+            .unwrap()
+            .modified()
+            .unwrap();
+        std::fs::remove_file(&p3).unwrap();
+        let again = Thistlethwaite::open(&dir).unwrap();
+        assert!(again.table(3) == solver().table(3));
+        assert!(p3.exists());
+        let after = std::fs::metadata(Thistlethwaite::table_path(&dir, 1))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(before, after);
+
+        // One payload byte flipped: refused, naming the file, and left as it is.
+        let p1 = Thistlethwaite::table_path(&dir, 1);
+        let mut bytes = std::fs::read(&p1).unwrap();
+        bytes[file::HEADER_LEN + 1000] ^= 0x04;
+        std::fs::write(&p1, &bytes).unwrap();
+        let e = Thistlethwaite::open(&dir).err().expect("refused");
+        assert!(matches!(e, FileError::Checksum { .. }), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains("thistlethwaite-2-co-eslice.pdb"), "{msg}");
+        assert!(msg.contains("--solver thistlethwaite"), "{msg}");
+        assert_eq!(std::fs::read(&p1).unwrap(), bytes);
+
+        // Truncated.
+        bytes.truncate(bytes.len() - 10);
+        std::fs::write(&p1, &bytes).unwrap();
+        let e = Thistlethwaite::open(&dir).err().expect("refused");
+        assert!(matches!(e, FileError::Size { .. }), "{e}");
+
+        // A well-formed file whose entries are not distances (written by a broken build).
+        let mut bad: Box<[u8]> = solver().table(1).into();
+        bad[7] = PHASE_MAX_DISTANCES[1] + 1;
+        file::save_payload(&p1, &table_kind(1), &bad, solver().histogram(1), "test").unwrap();
+        let e = Thistlethwaite::open(&dir).err().expect("refused");
+        assert!(matches!(e, FileError::Header { .. }), "{e}");
+        assert!(e.to_string().contains("thistlethwaite-2-co-eslice.pdb"));
+
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The coordinate must not change when the pieces are relabelled by an element of the next

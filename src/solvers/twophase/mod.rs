@@ -6,23 +6,28 @@
 //! symmetry-reduced pruning tables (`symmetry`, `prune`); `search` explains how phase 1 keeps
 //! going to shorten the total.
 //!
-//! Everything is built in memory by [`TwoPhase::new`] (move tables, the 48 symmetries, the
-//! 64,430 flip-slice and 2,768 corner classes, three pruning tables). The pruning tables'
-//! raw bytes are available through [`TwoPhase::pruning_tables`] for storage elsewhere.
+//! [`TwoPhase::new`] builds everything in memory (move tables, the 48 symmetries, the 64,430
+//! flip-slice and 2,768 corner classes, three pruning tables). [`TwoPhase::open`] builds the
+//! cheap move and symmetry tables the same way but keeps the three pruning tables (the slow part)
+//! as table files in a directory, in the crate's one table format ([`crate::pdb::file`]):
+//! `twophase-phase1.pdb`, `twophase-phase2.pdb` and `twophase-corner-slice.pdb`. A missing file
+//! is built and written; an existing one is loaded and checked, and a damaged one is an error.
 
 mod coord;
 mod prune;
 mod search;
 mod symmetry;
 
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
 use crate::cube::{Cube, Move};
+use crate::pdb::file::{self, TableError, TableKind};
 
-use coord::MoveTables;
-use prune::{Mod3Table, Phase1Space, Phase2Space};
+use coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
+use prune::{Mod3Table, Phase1Space, Phase2Space, SymSpace};
 use search::{Direction, Shared};
 use symmetry::SymTables;
 
@@ -48,6 +53,22 @@ pub struct TwoPhaseResult {
     pub nodes: u64,
 }
 
+/// Names of the three pruning tables, which are also their file names (`NAME.pdb`): phase 1
+/// (2 bits per entry), phase 2 (2 bits) and corner × slice permutation (a byte per entry).
+pub const TABLE_NAMES: [&str; 3] = [
+    "twophase-phase1",
+    "twophase-phase2",
+    "twophase-corner-slice",
+];
+
+/// Version of the pruning tables' contents in table files. Bump it whenever a coordinate, the
+/// numbering of the symmetry classes or a table's layout changes, so that files written before
+/// are refused as stale instead of being read as wrong distances.
+pub const TABLE_VERSION: u32 = 1;
+
+/// The generator recorded in the table files' headers.
+const GENERATOR: &str = "twophase breadth-first search";
+
 impl Default for TwoPhase {
     fn default() -> Self {
         Self::new()
@@ -55,30 +76,145 @@ impl Default for TwoPhase {
 }
 
 impl TwoPhase {
-    /// Builds all tables (a few seconds, using the rayon thread pool).
+    /// Builds all tables in memory (several seconds, using the rayon thread pool).
     pub fn new() -> Self {
+        let mut tp = Self::without_pruning();
+        tp.build_pruning([true; 3]);
+        tp
+    }
+
+    /// Opens the solver with its pruning tables kept in `dir` (created if needed): each table
+    /// whose file exists is loaded and checked, each missing one is built and written
+    /// atomically. A file that cannot be used (damaged, truncated, stale, another table's) is
+    /// an error naming it and the command that rebuilds it; it is never overwritten. The move
+    /// and symmetry tables are always built in memory (well under a second).
+    pub fn open(dir: &Path) -> Result<TwoPhase, TableError> {
+        let mut tp = Self::without_pruning();
+        let mut missing = [false; 3];
+        // Load what exists first, so a bad file is reported before any slow build.
+        for (i, kind) in tp.table_kinds().iter().enumerate() {
+            let path = Self::table_path(dir, i);
+            let exists = |p: &Path| {
+                p.try_exists().map_err(|source| TableError::Io {
+                    path: p.to_path_buf(),
+                    source,
+                })
+            };
+            if !exists(&path)? && !exists(&file::packed_path(&path))? {
+                missing[i] = true;
+                continue;
+            }
+            let (payload, info) = file::load_payload(&path, kind)?;
+            if info.histogram.iter().sum::<u64>() != kind.entries {
+                return Err(TableError::Header {
+                    path,
+                    what: "depth histogram does not add up to the entry count".into(),
+                    hint: rebuild_hint(kind, dir),
+                });
+            }
+            let bytes = payload.bytes().to_vec();
+            let entries = kind.entries as usize;
+            match i {
+                0 => tp.phase1 = Mod3Table::from_bytes(bytes, entries, info.histogram),
+                1 => tp.phase2 = Mod3Table::from_bytes(bytes, entries, info.histogram),
+                _ => tp.corner_slice = bytes,
+            }
+        }
+        if missing.contains(&true) {
+            tp.build_pruning(missing);
+            tp.save_tables(dir, missing)?;
+        }
+        Ok(tp)
+    }
+
+    /// Writes the three pruning tables to `dir` (created if needed) as the files
+    /// [`open`](Self::open) reads, replacing any there (atomically).
+    pub fn save(&self, dir: &Path) -> Result<(), TableError> {
+        self.save_tables(dir, [true; 3])
+    }
+
+    /// The file of pruning table `i` (in [`TABLE_NAMES`] order) inside `dir`.
+    pub fn table_path(dir: &Path, i: usize) -> PathBuf {
+        dir.join(format!("{}.pdb", TABLE_NAMES[i]))
+    }
+
+    /// What each pruning table's file must hold, in [`TABLE_NAMES`] order.
+    pub fn table_kinds(&self) -> [TableKind; 3] {
+        let entries = [
+            Phase1Space(self).classes() * N_TWIST,
+            Phase2Space(self).classes() * N_PERM8,
+            N_PERM8 * N_SLICE_PERM,
+        ];
+        let pieces = [
+            "flip-slice class x corner twist (distance mod 3)",
+            "corner permutation class x UD-edge permutation (distance mod 3)",
+            "corner permutation x UD-slice permutation (exact distance)",
+        ];
+        let bits = [2, 2, 8];
+        std::array::from_fn(|i| TableKind {
+            name: TABLE_NAMES[i].into(),
+            version: TABLE_VERSION,
+            pieces: pieces[i].into(),
+            entries: entries[i] as u64,
+            bits_per_entry: bits[i],
+            rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
+        })
+    }
+
+    /// The solver with move and symmetry tables but empty pruning tables.
+    fn without_pruning() -> Self {
         let (mv, sym) = rayon::join(MoveTables::new, SymTables::new);
-        let mut tp = TwoPhase {
+        TwoPhase {
             mv,
             sym,
             phase1: Mod3Table::default(),
             phase2: Mod3Table::default(),
             corner_slice: Vec::new(),
-        };
+        }
+    }
+
+    /// Builds the pruning tables marked in `which` (in [`TABLE_NAMES`] order), in parallel.
+    fn build_pruning(&mut self, which: [bool; 3]) {
         // The builders read the move and symmetry tables through `tp`.
+        let tp = &*self;
         let (phase1, (phase2, corner_slice)) = rayon::join(
-            || prune::build(&Phase1Space(&tp)),
+            || which[0].then(|| prune::build(&Phase1Space(tp))),
             || {
                 (
-                    prune::build(&Phase2Space(&tp)),
-                    prune::build_corner_slice(&tp),
+                    which[1].then(|| prune::build(&Phase2Space(tp))),
+                    which[2].then(|| prune::build_corner_slice(tp)),
                 )
             },
         );
-        tp.phase1 = phase1;
-        tp.phase2 = phase2;
-        tp.corner_slice = corner_slice;
-        tp
+        if let Some(t) = phase1 {
+            self.phase1 = t;
+        }
+        if let Some(t) = phase2 {
+            self.phase2 = t;
+        }
+        if let Some(t) = corner_slice {
+            self.corner_slice = t;
+        }
+    }
+
+    /// Writes the pruning tables marked in `which` to `dir`.
+    fn save_tables(&self, dir: &Path, which: [bool; 3]) -> Result<(), TableError> {
+        std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        for (i, kind) in self.table_kinds().iter().enumerate() {
+            if !which[i] {
+                continue;
+            }
+            let (bytes, histogram) = match i {
+                0 => (self.phase1.bytes(), self.phase1.histogram().to_vec()),
+                1 => (self.phase2.bytes(), self.phase2.histogram().to_vec()),
+                _ => (&self.corner_slice[..], byte_histogram(&self.corner_slice)),
+            };
+            file::save_payload(&Self::table_path(dir, i), kind, bytes, histogram, GENERATOR)?;
+        }
+        Ok(())
     }
 
     /// Solves `cube`: returns the first solution found with at most `max_length` moves. Until
@@ -173,13 +309,32 @@ impl TwoPhase {
     }
 
     /// Entries per exact distance of the two 2-bit tables (phase 1, phase 2), counted while
-    /// building.
+    /// building (or read from their files).
     pub fn pruning_histograms(&self) -> [(&'static str, &[u64]); 2] {
         [
             ("twophase-phase1", self.phase1.histogram()),
             ("twophase-phase2", self.phase2.histogram()),
         ]
     }
+}
+
+/// Entries per value of a byte table.
+fn byte_histogram(table: &[u8]) -> Vec<u64> {
+    let mut h = vec![0u64; 256];
+    for &d in table {
+        h[d as usize] += 1;
+    }
+    let len = h.iter().rposition(|&n| n > 0).map_or(0, |d| d + 1);
+    h.truncate(len);
+    h
+}
+
+/// The advice appended to a table file error: what to delete and how to rebuild.
+fn rebuild_hint(kind: &TableKind, dir: &Path) -> String {
+    format!(
+        "delete it and rebuild with `{}`",
+        kind.rebuild.replace("{dir}", &dir.display().to_string())
+    )
 }
 
 #[cfg(test)]
@@ -293,6 +448,113 @@ mod tests {
             .sum();
         let avg = total as f64 / n as f64;
         assert!(avg <= 21.0, "average {avg}");
+    }
+
+    /// An empty directory unique to this test process and `name`.
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("optcube-twophase-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn same_tables(a: &TwoPhase, b: &TwoPhase) {
+        for ((name, x), (_, y)) in a.pruning_tables().into_iter().zip(b.pruning_tables()) {
+            assert!(x == y, "{name} differs");
+        }
+        assert_eq!(a.pruning_histograms(), b.pruning_histograms());
+    }
+
+    /// The tables of `solver()` saved, then `open`: a missing table is built and written (the
+    /// cheap corner × slice one here; building all three from nothing is the same code, timed
+    /// by `open_timing`), existing ones load as the same tables and give the same solutions,
+    /// and a damaged or truncated file is refused with its name, never overwritten.
+    #[test]
+    fn open_loads_saved_tables_builds_missing_and_refuses_damage() {
+        let tp = solver();
+        let dir = temp_dir("open");
+        tp.save(&dir).unwrap();
+        let kinds = tp.table_kinds();
+        for (i, kind) in kinds.iter().enumerate() {
+            let info = file::read_info(&TwoPhase::table_path(&dir, i), kind.clone()).unwrap();
+            assert_eq!(info.entries, kind.entries);
+            assert_eq!(info.histogram.iter().sum::<u64>(), kind.entries);
+        }
+        assert_eq!(kinds[0].entries, 64_430 * 2_187);
+        assert_eq!(kinds[1].entries, 2_768 * 40_320);
+
+        let cs = TwoPhase::table_path(&dir, 2);
+        std::fs::remove_file(&cs).unwrap();
+        let rebuilt = TwoPhase::open(&dir).unwrap();
+        assert!(cs.exists());
+        same_tables(&rebuilt, tp);
+        drop(rebuilt);
+
+        let loaded = TwoPhase::open(&dir).unwrap();
+        same_tables(&loaded, tp);
+        let mut rng = Rng::new(404);
+        for _ in 0..10 {
+            let c = Cube::random(&mut rng);
+            let a = loaded.solve_with(&c, 99, LONG, 1).solution.unwrap();
+            check(&c, &a);
+            assert_eq!(Some(a), tp.solve_with(&c, 99, LONG, 1).solution);
+        }
+        drop(loaded);
+
+        // One payload byte flipped in the phase-2 table.
+        let p2 = TwoPhase::table_path(&dir, 1);
+        let mut bytes = std::fs::read(&p2).unwrap();
+        bytes[file::HEADER_LEN + 123_456] ^= 0x10;
+        std::fs::write(&p2, &bytes).unwrap();
+        let e = TwoPhase::open(&dir).err().expect("refused");
+        assert!(matches!(e, TableError::Checksum { .. }), "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains("twophase-phase2.pdb"), "{msg}");
+        assert!(msg.contains("--solver twophase"), "{msg}");
+        assert!(std::fs::read(&p2).unwrap() == bytes, "left as it was");
+        bytes[file::HEADER_LEN + 123_456] ^= 0x10;
+        std::fs::write(&p2, &bytes).unwrap();
+
+        // Truncated corner × slice table.
+        let full = std::fs::read(&cs).unwrap();
+        std::fs::write(&cs, &full[..full.len() - 1]).unwrap();
+        let e = TwoPhase::open(&dir).err().expect("refused");
+        assert!(matches!(e, TableError::Size { .. }), "{e}");
+        assert!(e.to_string().contains("twophase-corner-slice.pdb"));
+
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Timing report: `open` in an empty directory (build and write all three pruning tables),
+    /// then again (load them). Run with
+    /// `cargo test --release --lib solvers::twophase::tests::open_timing -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn open_timing() {
+        let dir = temp_dir("timing");
+        let t = Instant::now();
+        let built = TwoPhase::open(&dir).unwrap();
+        println!(
+            "open, empty directory (build + write): {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
+        for run in 0..3 {
+            let t = Instant::now();
+            let loaded = TwoPhase::open(&dir).unwrap();
+            println!(
+                "open, tables present (load), run {run}: {:.3} s",
+                t.elapsed().as_secs_f64()
+            );
+            same_tables(&loaded, &built);
+        }
+        let t = Instant::now();
+        let _ = (MoveTables::new(), SymTables::new());
+        println!(
+            "  of which move and symmetry tables: {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Timing report (not a pass/fail test): table build time, then 1000 random positions

@@ -75,6 +75,16 @@ impl Mod3Table {
     pub fn histogram(&self) -> &[u64] {
         &self.histogram
     }
+    /// A table read back from its packed bytes (see [`bytes`](Self::bytes)) and the histogram
+    /// recorded when it was built. Panics unless `bytes` holds exactly `entries` entries.
+    pub fn from_bytes(bytes: Vec<u8>, entries: usize, histogram: Vec<u64>) -> Mod3Table {
+        assert_eq!(
+            bytes.len(),
+            entries.div_ceil(4),
+            "2-bit table of {entries} entries"
+        );
+        Mod3Table { bytes, histogram }
+    }
 }
 
 /// The one value of `dist - 1`, `dist`, `dist + 1` that is `mod3` modulo 3: the exact distance
