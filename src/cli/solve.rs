@@ -50,6 +50,9 @@ pub struct Args {
     /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
     #[arg(long, value_name = "T", default_value_t = 10.0)]
     timeout: f64,
+    /// Optimal solver: skip the quick two-phase upper bound printed before the proof.
+    #[arg(long)]
+    no_upper_bound: bool,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -119,12 +122,36 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
         dual: args.dual,
         ..SearchOptions::default()
     };
+    let twophase = if args.no_upper_bound {
+        None
+    } else {
+        Some(optcube::solvers::twophase::TwoPhase::open(&dir)?)
+    };
     let mut summary = BatchSummary::new();
     let mut status = 0;
     for (input, cube) in inputs {
+        // A two-phase solution first: an upper bound in milliseconds, before the proof.
+        let upper = twophase.as_ref().and_then(|tp| {
+            let t = std::time::Instant::now();
+            let s = tp
+                .solve_with(cube, 20, std::time::Duration::from_secs(1), opts.threads)
+                .solution?;
+            optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
+        });
+        if let (Some((s, secs)), false) = (&upper, args.json) {
+            println!("position: {input}");
+            println!(
+                "upper bound: {} moves, {} (two-phase, {:.3} s)",
+                s.len(),
+                format_moves(s),
+                secs
+            );
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+        }
         let r = solver.solve(cube, &opts, &INTERRUPTED);
         summary.record(r.solution.as_ref().map(|s| s.len()), r.nodes, r.seconds);
-        print_result(args, input, &r);
+        print_result(args, input, &r, upper.as_ref().map(|(s, _)| s.len()));
         if r.interrupted {
             status = 130;
             break;
@@ -141,7 +168,7 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     Ok(status)
 }
 
-fn print_result(args: &Args, input: &str, r: &SearchResult) {
+fn print_result(args: &Args, input: &str, r: &SearchResult, upper_bound: Option<usize>) {
     let rate = r.nodes as f64 / r.seconds.max(1e-9);
     if args.json {
         let v = serde_json::json!({
@@ -151,6 +178,7 @@ fn print_result(args: &Args, input: &str, r: &SearchResult) {
             "length": r.solution.as_ref().map(|s| s.len()),
             "optimal": r.optimal,
             "lower_bound": r.lower_bound,
+            "upper_bound": upper_bound,
             "nodes": r.nodes,
             "nodes_per_second": rate.round(),
             "seconds": r.seconds,
@@ -161,7 +189,9 @@ fn print_result(args: &Args, input: &str, r: &SearchResult) {
         println!("{v}");
         return;
     }
-    println!("position: {input}");
+    if upper_bound.is_none() {
+        println!("position: {input}");
+    }
     match &r.solution {
         Some(s) => println!(
             "solution: {} ({} moves{})",

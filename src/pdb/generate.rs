@@ -275,6 +275,28 @@ mod tests {
         assert!(korf6_table(Pattern::Corners).bytes() == iddfs.bytes());
     }
 
+    /// The large tables' distributions (DESIGN.md §5). Minutes and 250 MB each on 2 cores: run
+    /// with `cargo test --release -- --ignored large_table_distributions`.
+    #[test]
+    #[ignore]
+    fn large_table_distributions() {
+        let perm = build(Pattern::EdgePerm, Method::Bfs, 2).histogram();
+        assert_eq!(
+            perm,
+            [1, 18, 243, 3240, 42535, 542234, 6529891, 66478628, 310957078, 94443600, 4132]
+        );
+        let seven = build(Pattern::Edges7A, Method::Bfs, 2).histogram();
+        assert_eq!(
+            seven,
+            [
+                1, 18, 237, 3016, 37021, 428578, 4484987, 38124789, 200330480, 257070439,
+                10455452, 22
+            ]
+        );
+        let b = build(Pattern::Edges7B, Method::Bfs, 2).histogram();
+        assert_eq!(b.iter().sum::<u64>(), Pattern::Edges7B.entries());
+    }
+
     /// The 6-edge table: both methods agree byte for byte, and its counts are consistent
     /// (every entry reached; 1 and 18 at depths 0 and 1, and no more than the 243 canonical
     /// sequences at depth 2 — fewer, as moves that miss the tracked edges merge states).
