@@ -157,14 +157,7 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
             break;
         }
     }
-    if inputs.len() > 1 {
-        let text = summary.report();
-        if args.json {
-            eprint!("{text}")
-        } else {
-            print!("{text}")
-        }
-    }
+    print_summary(args, inputs.len(), &summary);
     Ok(status)
 }
 
@@ -279,14 +272,7 @@ fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Fai
             println!("time: {:.6} s", seconds);
         }
     }
-    if inputs.len() > 1 {
-        let text = summary.report();
-        if args.json {
-            eprint!("{text}")
-        } else {
-            print!("{text}")
-        }
-    }
+    print_summary(args, inputs.len(), &summary);
     Ok(0)
 }
 
@@ -357,7 +343,14 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
             println!("nodes: {}, time: {:.6} s", r.nodes, seconds);
         }
     }
-    if inputs.len() > 1 {
+    print_summary(args, inputs.len(), &summary);
+    Ok(status)
+}
+
+/// The batch summary after several positions: on stdout, or on stderr with `--json` so that
+/// stdout stays JSON Lines.
+fn print_summary(args: &Args, positions: usize, summary: &BatchSummary) {
+    if positions > 1 {
         let text = summary.report();
         if args.json {
             eprint!("{text}")
@@ -365,5 +358,4 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
             print!("{text}")
         }
     }
-    Ok(status)
 }

@@ -283,14 +283,16 @@ mod tests {
         let perm = build(Pattern::EdgePerm, Method::Bfs, 2).histogram();
         assert_eq!(
             perm,
-            [1, 18, 243, 3240, 42535, 542234, 6529891, 66478628, 310957078, 94443600, 4132]
+            [
+                1, 18, 243, 3240, 42535, 542234, 6529891, 66478628, 310957078, 94443600, 4132
+            ]
         );
         let seven = build(Pattern::Edges7A, Method::Bfs, 2).histogram();
         assert_eq!(
             seven,
             [
-                1, 18, 237, 3016, 37021, 428578, 4484987, 38124789, 200330480, 257070439,
-                10455452, 22
+                1, 18, 237, 3016, 37021, 428578, 4484987, 38124789, 200330480, 257070439, 10455452,
+                22
             ]
         );
         let b = build(Pattern::Edges7B, Method::Bfs, 2).histogram();
