@@ -130,9 +130,7 @@ fn forward_chunk(pattern: Pattern, t: &NibbleTable, lo: u64, hi: u64, d: u8) -> 
         if t.load(i) != d {
             continue;
         }
-        let q = pattern.unrank_inverse(i);
-        for m in Move::all() {
-            let j = pattern.index_of_inverse(&Pattern::neighbour_inverse(&q, m));
+        for j in pattern.neighbours(i) {
             // A plain load first: most neighbours are known, and a load is cheaper than a CAS.
             if t.load(j) == UNKNOWN && t.set_if_unknown(j, d + 1) {
                 found += 1;
@@ -149,9 +147,7 @@ fn backward_chunk(pattern: Pattern, t: &NibbleTable, lo: u64, hi: u64, d: u8) ->
         if t.load(i) != UNKNOWN {
             continue;
         }
-        let q = pattern.unrank_inverse(i);
-        for m in Move::all() {
-            let j = pattern.index_of_inverse(&Pattern::neighbour_inverse(&q, m));
+        for j in pattern.neighbours(i) {
             if t.load(j) == d {
                 t.set_if_unknown(i, d + 1);
                 found += 1;
@@ -324,13 +320,8 @@ mod tests {
         let mut rng = crate::cube::Rng::new(9);
         for _ in 0..20_000 {
             let i = rng.below(Pattern::Corners.entries());
-            let q = Pattern::Corners.unrank_inverse(i);
             let v = t.get(i);
-            let nb: Vec<u8> = Move::all()
-                .map(|m| {
-                    t.get(Pattern::Corners.index_of_inverse(&Pattern::neighbour_inverse(&q, m)))
-                })
-                .collect();
+            let nb: Vec<u8> = Pattern::Corners.neighbours(i).map(|j| t.get(j)).collect();
             assert!(nb.iter().all(|&w| w + 1 >= v && w <= v + 1));
             assert!(v == 0 || nb.iter().any(|&w| w + 1 == v));
         }

@@ -147,6 +147,13 @@ impl Pattern {
         Cube::from_parts(cp, co, ep, eo)
     }
 
+    /// Table indices of the 18 states one move away from the state with index `i`.
+    #[inline]
+    pub fn neighbours(self, i: u64) -> impl Iterator<Item = u64> {
+        let q = self.unrank_inverse(i);
+        Move::all().map(move |m| self.index_of_inverse(&Pattern::neighbour_inverse(&q, m)))
+    }
+
     /// The inverse cube after applying move `m` to the position: `m⁻¹ · q`.
     #[inline(always)]
     pub fn neighbour_inverse(q: &Cube, m: Move) -> Cube {
