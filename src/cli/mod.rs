@@ -7,6 +7,7 @@ use optcube::cube::{Cube, Rng, parse_moves};
 mod facelets;
 mod pdb;
 mod solve;
+mod stats;
 
 /// Exit status for bad input or bad files.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -31,6 +32,9 @@ enum Command {
     /// Build, check and describe pattern databases.
     #[command(subcommand)]
     Pdb(pdb::Cmd),
+    /// Research statistics: heuristic and length distributions, distance counts, plots.
+    #[command(subcommand)]
+    Stats(stats::Cmd),
     /// Print uniformly random positions as facelet strings, one a line.
     Scramble {
         /// How many positions.
@@ -80,6 +84,7 @@ pub fn run() -> i32 {
         } => scramble(random, seed, format),
         Command::Pdb(cmd) => pdb::run(cmd),
         Command::Solve(args) => solve::run(args),
+        Command::Stats(cmd) => stats::run(cmd),
     };
     match result {
         Ok(code) => code,

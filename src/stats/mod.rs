@@ -1,5 +1,11 @@
 //! Statistics over many solves: HDR histograms of time and nodes, length distributions.
 
+pub mod distances;
+pub mod heuristic;
+pub mod plot;
+pub mod predict;
+pub mod study;
+
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 

@@ -1,0 +1,10 @@
+//! `optcube stats lengths` (being written).
+
+use crate::cli::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<i32, Failure> {
+    Err(Failure("optcube stats lengths: not implemented yet".into()))
+}

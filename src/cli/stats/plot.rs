@@ -1,0 +1,10 @@
+//! `optcube stats plot` (being written).
+
+use crate::cli::Failure;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<i32, Failure> {
+    Err(Failure("optcube stats plot: not implemented yet".into()))
+}
