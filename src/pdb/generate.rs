@@ -16,6 +16,7 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
+use super::blocks::{Layout, LayoutFn, with_layout};
 use super::pattern::Pattern;
 use super::table::{NibbleTable, UNKNOWN};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
@@ -63,74 +64,112 @@ impl Method {
     }
 }
 
-/// Entries per parallel work unit (an even number, so chunks never share a byte).
+/// Entries per parallel work unit (about; whole blocks).
 const CHUNK: u64 = 1 << 16;
 
 /// Builds the table of `pattern` with `method` on the current rayon pool.
 pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
     match method {
-        Method::Bfs => bfs(pattern, progress),
+        Method::Bfs => with_layout(pattern, Bfs { pattern, progress }),
         Method::Iddfs => iddfs(pattern, progress),
     }
 }
 
-fn bfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
-    let n = pattern.entries();
-    let table = NibbleTable::new_unknown(n);
-    // The solved state is not index 0 for every pattern (edges7b and edges6b track pieces
-    // whose home positions do not rank first).
-    table.set_if_unknown(pattern.index(&Cube::SOLVED), 0);
-    let mut known = 1u64;
-    let mut frontier = 1u64;
-    let chunks = n.div_ceil(CHUNK);
-    for d in 0u8.. {
-        let unknown = n - known;
-        if unknown == 0 || frontier == 0 {
-            break;
-        }
-        assert!(d + 1 < UNKNOWN, "{pattern}: distances do not fit in 4 bits");
-        // Forward costs 18 table writes per frontier entry, backward up to 18 reads per unknown
-        // entry (fewer when a parent is found early): switch once the frontier is a quarter of
-        // the unknown remainder (measured on the corner table).
-        let backward = frontier.saturating_mul(4) > unknown;
-        let done_chunks = AtomicU64::new(0);
-        let direction = if backward { "backward" } else { "forward" };
-        let found: u64 = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let lo = c * CHUNK;
-                let hi = (lo + CHUNK).min(n);
-                let k = if backward {
-                    backward_chunk(pattern, &table, lo, hi, d)
-                } else {
-                    forward_chunk(pattern, &table, lo, hi, d)
-                };
-                let done = done_chunks.fetch_add(1, Relaxed) + 1;
-                if done.is_multiple_of(64) {
-                    let frac = done as f64 / chunks as f64;
-                    progress.update(
-                        known,
-                        &format!("depth {} {direction} {:.0}%", d + 1, 100.0 * frac),
-                    );
-                }
-                k
-            })
-            .sum();
-        known += found;
-        frontier = found;
-        progress.update(known, &format!("depth {} done: {found} entries", d + 1));
-    }
-    table
+/// Breadth-first generation over the blocks of a [`Layout`].
+struct Bfs<'a> {
+    pattern: Pattern,
+    progress: &'a Progress,
 }
 
-#[inline]
-fn forward_chunk(pattern: Pattern, t: &NibbleTable, lo: u64, hi: u64, d: u8) -> u64 {
-    let mut found = 0;
-    for i in lo..hi {
-        if t.load(i) != d {
-            continue;
+impl LayoutFn<NibbleTable> for Bfs<'_> {
+    fn call<L: Layout>(self, layout: &L) -> NibbleTable {
+        let (pattern, progress) = (self.pattern, self.progress);
+        let n = pattern.entries();
+        let table = NibbleTable::new_unknown(n);
+        // The solved state is not index 0 for every pattern (edges7b and edges6b track pieces
+        // whose home positions do not rank first).
+        table.set_if_unknown(pattern.index(&Cube::SOLVED), 0);
+        let mut known = 1u64;
+        let mut frontier = 1u64;
+        let per_chunk = (CHUNK / L::INNER as u64).max(1);
+        let chunks = layout.blocks().div_ceil(per_chunk);
+        for d in 0u8.. {
+            let unknown = n - known;
+            if unknown == 0 || frontier == 0 {
+                break;
+            }
+            assert!(d + 1 < UNKNOWN, "{pattern}: distances do not fit in 4 bits");
+            // Forward costs 18 table writes per frontier entry, backward up to 18 reads per
+            // unknown entry (fewer when a parent is found early): switch once the frontier is
+            // a quarter of the unknown remainder (measured on the corner table).
+            let backward = frontier.saturating_mul(4) > unknown;
+            let done_chunks = AtomicU64::new(0);
+            let direction = if backward { "backward" } else { "forward" };
+            let found: u64 = (0..chunks)
+                .into_par_iter()
+                .map(|c| {
+                    let lo = c * per_chunk;
+                    let hi = (lo + per_chunk).min(layout.blocks());
+                    let mut scratch = Vec::with_capacity(L::INNER as usize);
+                    let k: u64 = (lo..hi)
+                        .map(|b| {
+                            if backward {
+                                backward_block(layout, &table, b, d, &mut scratch)
+                            } else {
+                                forward_block(layout, &table, b, d, &mut scratch)
+                            }
+                        })
+                        .sum();
+                    let done = done_chunks.fetch_add(1, Relaxed) + 1;
+                    if done.is_multiple_of(64) {
+                        let frac = done as f64 / chunks as f64;
+                        progress.update(
+                            known,
+                            &format!("depth {} {direction} {:.0}%", d + 1, 100.0 * frac),
+                        );
+                    }
+                    k
+                })
+                .sum();
+            known += found;
+            frontier = found;
+            progress.update(known, &format!("depth {} done: {found} entries", d + 1));
         }
-        for j in pattern.neighbours(i) {
+        table
+    }
+}
+
+/// The 18 images of block `b`, with the first cache line of each target block requested.
+#[inline]
+fn images<L: Layout>(layout: &L, t: &NibbleTable, b: u64) -> [(u64, L::Map); 18] {
+    let pos = layout.positions(b);
+    let images: [(u64, L::Map); 18] = std::array::from_fn(|m| layout.image(&pos, m));
+    for &(b2, _) in &images {
+        t.prefetch(b2 * L::INNER as u64);
+    }
+    images
+}
+
+/// Forward step for block `b`: its entries at depth `d` mark their unknown neighbours `d+1`.
+#[inline]
+fn forward_block<L: Layout>(
+    layout: &L,
+    t: &NibbleTable,
+    b: u64,
+    d: u8,
+    frontier: &mut Vec<u32>,
+) -> u64 {
+    let base = b * L::INNER as u64;
+    frontier.clear();
+    t.find(base, base + L::INNER as u64, d, frontier);
+    if frontier.is_empty() {
+        return 0;
+    }
+    let mut found = 0;
+    for (b2, map) in images(layout, t, b) {
+        let base2 = b2 * L::INNER as u64;
+        for &x in frontier.iter() {
+            let j = base2 + layout.apply(map, x) as u64;
             // A plain load first: most neighbours are known, and a load is cheaper than a CAS.
             if t.load(j) == UNKNOWN && t.set_if_unknown(j, d + 1) {
                 found += 1;
@@ -140,22 +179,41 @@ fn forward_chunk(pattern: Pattern, t: &NibbleTable, lo: u64, hi: u64, d: u8) -> 
     found
 }
 
+/// Backward step for block `b`: each unknown entry with a neighbour at depth `d` becomes
+/// `d+1`. Writes stay inside block `b`; other threads only read it, and an entry they may
+/// see change goes from unknown to `d+1`, neither of which is `d`, so the result is the same
+/// whatever the interleaving.
 #[inline]
-fn backward_chunk(pattern: Pattern, t: &NibbleTable, lo: u64, hi: u64, d: u8) -> u64 {
-    let mut found = 0;
-    for i in lo..hi {
-        if t.load(i) != UNKNOWN {
-            continue;
-        }
-        for j in pattern.neighbours(i) {
-            if t.load(j) == d {
-                t.set_if_unknown(i, d + 1);
-                found += 1;
-                break;
+fn backward_block<L: Layout>(
+    layout: &L,
+    t: &NibbleTable,
+    b: u64,
+    d: u8,
+    open: &mut Vec<u32>,
+) -> u64 {
+    let base = b * L::INNER as u64;
+    open.clear();
+    t.find(base, base + L::INNER as u64, UNKNOWN, open);
+    if open.is_empty() {
+        return 0;
+    }
+    let before = open.len();
+    for (b2, map) in images(layout, t, b) {
+        let base2 = b2 * L::INNER as u64;
+        open.retain(|&x| {
+            if t.load(base2 + layout.apply(map, x) as u64) == d {
+                // The byte may be shared with the next block, hence the CAS.
+                t.set_if_unknown(base + x as u64, d + 1);
+                false
+            } else {
+                true
             }
+        });
+        if open.is_empty() {
+            break;
         }
     }
-    found
+    (before - open.len()) as u64
 }
 
 fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {

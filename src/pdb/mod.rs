@@ -4,6 +4,7 @@
 //! and orientations) to its exact distance from solved in the half-turn metric; the maximum of
 //! such distances is an admissible heuristic for IDA*.
 
+mod blocks;
 pub mod generate;
 pub mod pattern;
 pub mod table;

@@ -145,6 +145,44 @@ impl NibbleTable {
         .is_ok()
     }
 
+    /// Appends `i - lo` for every entry `i` in `lo..hi` whose value is `v` (the generator's
+    /// scan for the entries of one block at one depth, or unknown).
+    #[inline]
+    pub(crate) fn find(&self, lo: u64, hi: u64, v: u8, out: &mut Vec<u32>) {
+        let mut i = lo;
+        if i & 1 == 1 && i < hi {
+            if self.load(i) == v {
+                out.push(0);
+            }
+            i += 1;
+        }
+        let pairs_end = hi & !1;
+        if i < pairs_end {
+            let both = v | (v << 4);
+            let cells = &self.atomics()[(i >> 1) as usize..(pairs_end >> 1) as usize];
+            let mut x = (i - lo) as u32;
+            for c in cells {
+                let diff = c.load(Relaxed) ^ both;
+                // Most bytes hold neither value: one test skips them.
+                if diff & 0x0f != 0 && diff & 0xf0 != 0 {
+                    x += 2;
+                    continue;
+                }
+                if diff & 0x0f == 0 {
+                    out.push(x);
+                }
+                if diff & 0xf0 == 0 {
+                    out.push(x + 1);
+                }
+                x += 2;
+            }
+            i = pairs_end;
+        }
+        if i < hi && self.load(i) == v {
+            out.push((i - lo) as u32);
+        }
+    }
+
     /// The payload bytes (two entries a byte). Only for a table nobody is writing.
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: ptr is valid for bytes_for(entries) bytes while self lives; callers use this
@@ -216,6 +254,30 @@ mod tests {
         let c = t.value_counts();
         assert_eq!((c[3], c[7], c[15]), (1, 1, 3));
         assert_eq!(t.bytes().len(), 3);
+    }
+
+    #[test]
+    fn find_lists_matching_entries_of_any_range() {
+        let values = [3u8, 15, 3, 3, 0, 15, 15, 3, 1];
+        let t = NibbleTable::new_unknown(values.len() as u64);
+        for (i, &v) in values.iter().enumerate() {
+            if v != UNKNOWN {
+                t.set_if_unknown(i as u64, v);
+            }
+        }
+        for lo in 0..values.len() {
+            for hi in lo..=values.len() {
+                for v in [3, UNKNOWN, 0] {
+                    let mut out = Vec::new();
+                    t.find(lo as u64, hi as u64, v, &mut out);
+                    let want: Vec<u32> = (lo..hi)
+                        .filter(|&i| values[i] == v)
+                        .map(|i| (i - lo) as u32)
+                        .collect();
+                    assert_eq!(out, want, "{lo}..{hi} value {v}");
+                }
+            }
+        }
     }
 
     #[test]
