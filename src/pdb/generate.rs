@@ -3,11 +3,13 @@
 //! Both fill a [`NibbleTable`] with the exact distance of every pattern state from solved and
 //! must produce byte-identical tables for any thread count (tests compare them).
 //!
-//! *BFS* works a whole depth at a time, in parallel over chunks of the table. While the frontier
-//! is small it expands forward (each entry at depth `d` marks its unknown neighbours `d+1`, with
-//! an atomic compare-and-swap on the byte); once the frontier outgrows the unknown remainder it
-//! runs backward (each unknown entry looks for a neighbour at depth `d` and marks itself). Either
-//! way the value written is `d+1`, whoever writes it, so the result is deterministic.
+//! *BFS* works a whole depth at a time, in parallel over chunks of index *blocks*
+//! ([`super::blocks`]: a move maps a block of entries to one block, so neighbours are ranked once
+//! per block and move, not once per entry). While the frontier is small it expands forward (each
+//! entry at depth `d` marks its unknown neighbours `d+1`, with an atomic compare-and-swap on the
+//! byte); once the frontier outgrows the unknown remainder it runs backward (each unknown entry
+//! looks for a neighbour at depth `d` and marks itself; a block's writes stay in that block).
+//! Either way the value written is `d+1`, whoever writes it, so the result is deterministic.
 //!
 //! *IDDFS* searches canonical move sequences from solved with a growing depth limit `L`; a node at
 //! depth `g < L` is expanded only if its table entry equals `g` (it is reached no deeper than

@@ -118,6 +118,30 @@ impl Pattern {
         }
     }
 
+    /// Calls `f(k, index)` for the inverse cube `cubes[k]` of every `k` in `which`. The pattern
+    /// is dispatched once for all of them, not once per cube: the search's inner loop.
+    #[inline(always)]
+    pub fn for_each_index_of_inverse(
+        self,
+        cubes: &[Cube; 18],
+        which: &[u8],
+        mut f: impl FnMut(usize, u64),
+    ) {
+        let mut each = |index: fn(&Cube) -> u64| {
+            for &k in which {
+                f(k as usize, index(&cubes[k as usize]));
+            }
+        };
+        match self {
+            Pattern::Corners => each(corner_index),
+            Pattern::Edges7A => each(|q| edge_index::<7>(q, 0)),
+            Pattern::Edges7B => each(|q| edge_index::<7>(q, 5)),
+            Pattern::EdgePerm => each(edge_perm_index),
+            Pattern::Edges6A => each(|q| edge_index::<6>(q, 0)),
+            Pattern::Edges6B => each(|q| edge_index::<6>(q, 6)),
+        }
+    }
+
     /// Table index of position `p` (computes the inverse first; for tests and one-off lookups).
     pub fn index(self, p: &Cube) -> u64 {
         self.index_of_inverse(&p.inverse())

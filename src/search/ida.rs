@@ -138,14 +138,15 @@ impl<'a> Worker<'a> {
         let mut idx = [0u64; 18];
         let mut idx_dual = [0u64; 18];
         for (pat, table) in self.h.tables() {
-            for &k in &alive[..n_alive] {
-                let k = k as usize;
-                idx[k] = pat.index_of_inverse(&cqs[k]);
-                table.prefetch(idx[k]);
-                if dual {
-                    idx_dual[k] = pat.index_of_inverse(&cps[k]);
-                    table.prefetch(idx_dual[k]);
-                }
+            pat.for_each_index_of_inverse(&cqs, &alive[..n_alive], |k, i| {
+                idx[k] = i;
+                table.prefetch(i);
+            });
+            if dual {
+                pat.for_each_index_of_inverse(&cps, &alive[..n_alive], |k, i| {
+                    idx_dual[k] = i;
+                    table.prefetch(i);
+                });
             }
             let mut kept = 0;
             for j in 0..n_alive {
