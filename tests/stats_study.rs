@@ -79,25 +79,36 @@ fn pdb_dir() -> &'static str {
     })
 }
 
-/// `stats lengths` arguments of the test study plus `extra`: 12 random 12-move scrambles of
-/// seed 11, about 1 s of search in all with korf6 (long enough to be killed in the middle).
-fn study_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-    let mut v = vec![
-        "stats",
-        "lengths",
-        "--moves",
-        "12",
+/// `stats lengths --set korf6 --threads 1` of `count` positions of `seed` (`moves`-move
+/// scrambles, or random positions), plus `extra`.
+fn lengths_args<'a>(
+    moves: Option<&'a str>,
+    count: &'a str,
+    seed: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut v = vec!["stats", "lengths"];
+    if let Some(m) = moves {
+        v.extend(["--moves", m]);
+    }
+    v.extend([
         "--count",
-        "12",
+        count,
         "--seed",
-        "11",
+        seed,
         "--set",
         "korf6",
         "--threads",
         "1",
-    ];
+    ]);
     v.extend_from_slice(extra);
     v
+}
+
+/// The test study plus `extra`: 12 random 12-move scrambles of seed 11, about 1 s of search in
+/// all with korf6 (long enough to be killed in the middle).
+fn study_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    lengths_args(Some("12"), "12", "11", extra)
 }
 
 /// The JSON lines of a study file, each checked to be one complete JSON object.
@@ -294,22 +305,12 @@ fn ctrl_c_stops_the_search_without_writing_a_line() {
     let out = dir.join("random.jsonl");
     // Random positions: korf6 needs far longer than this test for one of them.
     let mut child = Command::new(BIN)
-        .args([
-            "stats",
-            "lengths",
-            "--count",
+        .args(lengths_args(
+            None,
             "3",
-            "--seed",
             "5",
-            "--set",
-            "korf6",
-            "--threads",
-            "1",
-            "--pdb-dir",
-            pdb_dir(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
+            &["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()],
+        ))
         .current_dir(&dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -374,9 +375,12 @@ fn other_studies_and_repeated_positions_are_refused() {
     std::fs::copy(reference, &theirs).unwrap();
     let theirs = theirs.to_str().unwrap();
     // Another seed into a file of seed 11: refused before any table is needed.
-    let mut args = study_args(&["--out", theirs, "--pdb-dir", "/nonexistent"]);
-    let seed = args.iter().position(|a| *a == "11").unwrap();
-    args[seed] = "12";
+    let args = lengths_args(
+        Some("12"),
+        "12",
+        "12",
+        &["--out", theirs, "--pdb-dir", "/nonexistent"],
+    );
     let o = optcube_in(&dir, &args);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
@@ -418,24 +422,12 @@ fn other_studies_and_repeated_positions_are_refused() {
     let other = dir.join("other.jsonl");
     let o = optcube_in(
         &dir,
-        &[
-            "stats",
-            "lengths",
-            "--moves",
-            "3",
-            "--count",
+        &lengths_args(
+            Some("3"),
             "2",
-            "--seed",
             "11",
-            "--set",
-            "korf6",
-            "--threads",
-            "1",
-            "--pdb-dir",
-            pdb_dir(),
-            "--out",
-            other.to_str().unwrap(),
-        ],
+            &["--pdb-dir", pdb_dir(), "--out", other.to_str().unwrap()],
+        ),
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let o = optcube_in(
