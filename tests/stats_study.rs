@@ -111,6 +111,13 @@ fn study_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     lengths_args(Some("12"), "12", "11", extra)
 }
 
+/// `optcube stats summarize --out-dir OUT_DIR --name s FILES...` in `dir`.
+fn summarize(dir: &Path, out_dir: &str, files: &[&str]) -> Output {
+    let mut a = vec!["stats", "summarize", "--out-dir", out_dir, "--name", "s"];
+    a.extend_from_slice(files);
+    optcube_in(dir, &a)
+}
+
 /// The JSON lines of a study file, each checked to be one complete JSON object.
 fn lines(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -253,15 +260,10 @@ fn shards_summarize_to_the_unsharded_summary() {
         assert_eq!(m.len(), 4);
         files.push(f.to_str().unwrap().to_string());
     }
-    let summarize = |inputs: &[&str], out_dir: &str| {
-        let mut a = vec!["stats", "summarize", "--out-dir", out_dir, "--name", "s"];
-        a.extend_from_slice(inputs);
-        optcube_in(&dir, &a)
-    };
     let shards: Vec<&str> = files.iter().map(String::as_str).collect();
-    let merged = summarize(&shards, "merged");
+    let merged = summarize(&dir, "merged", &shards);
     assert!(merged.status.success(), "{}", stderr(&merged));
-    let single = summarize(&[reference().to_str().unwrap()], "single");
+    let single = summarize(&dir, "single", &[reference().to_str().unwrap()]);
     assert!(single.status.success(), "{}", stderr(&single));
     let csv = |d: &str| std::fs::read_to_string(dir.join(d).join("s-lengths.csv")).unwrap();
     assert_eq!(csv("merged"), csv("single"));
@@ -290,7 +292,7 @@ fn shards_summarize_to_the_unsharded_summary() {
     assert_eq!(table_rows(&stdout(&merged)), table_rows(&stdout(&single)));
 
     // Two shards of three: the third shard's positions are reported missing.
-    let part = summarize(&shards[..2], "part");
+    let part = summarize(&dir, "part", &shards[..2]);
     assert!(part.status.success(), "{}", stderr(&part));
     assert!(
         stdout(&part).starts_with("8 positions finished; 4 missing (indices 2, 5, 8, 11)"),
@@ -406,10 +408,7 @@ fn other_studies_and_repeated_positions_are_refused() {
     );
 
     // summarize: the same positions twice.
-    let o = optcube_in(
-        &dir,
-        &["stats", "summarize", "--out-dir", "o", reference, theirs],
-    );
+    let o = summarize(&dir, "o", &[reference, theirs]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(&format!(
@@ -430,17 +429,7 @@ fn other_studies_and_repeated_positions_are_refused() {
         ),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = optcube_in(
-        &dir,
-        &[
-            "stats",
-            "summarize",
-            "--out-dir",
-            "o",
-            reference,
-            other.to_str().unwrap(),
-        ],
-    );
+    let o = summarize(&dir, "o", &[reference, other.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
     assert!(stderr(&o).contains("3-move scrambles"), "{}", stderr(&o));
@@ -456,16 +445,7 @@ fn other_studies_and_repeated_positions_are_refused() {
         writeln!(f, "{l}").unwrap();
     }
     drop(f);
-    let o = optcube_in(
-        &dir,
-        &[
-            "stats",
-            "summarize",
-            "--out-dir",
-            "o",
-            damaged.to_str().unwrap(),
-        ],
-    );
+    let o = summarize(&dir, "o", &[damaged.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("damaged.jsonl:5: invalid record"),
