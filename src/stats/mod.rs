@@ -9,12 +9,49 @@ pub mod study;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 
-/// Figures of a batch of solves: counts per solution length, HDR histograms of solve time
-/// (microseconds) and node counts.
-pub struct BatchSummary {
-    lengths: BTreeMap<Option<usize>, u64>,
+/// HDR histograms of solve time (microseconds) and node counts of some solves.
+pub struct Timings {
     micros: Histogram<u64>,
     nodes: Histogram<u64>,
+}
+
+impl Timings {
+    fn new() -> Timings {
+        Timings {
+            // Fixed ranges (saturating records never resize): up to ~28 hours and 10^15 nodes.
+            micros: Histogram::new_with_bounds(1, 100_000_000_000, 3).expect("valid bounds"),
+            nodes: Histogram::new_with_bounds(1, 1_000_000_000_000_000, 3).expect("valid bounds"),
+        }
+    }
+
+    fn record(&mut self, nodes: u64, seconds: f64) {
+        self.micros
+            .saturating_record(((seconds * 1e6) as u64).max(1));
+        self.nodes.saturating_record(nodes.max(1));
+    }
+
+    /// Number of solves recorded.
+    pub fn count(&self) -> u64 {
+        self.micros.len()
+    }
+
+    /// Time quantile in seconds.
+    pub fn seconds_at(&self, q: f64) -> f64 {
+        self.micros.value_at_quantile(q) as f64 / 1e6
+    }
+
+    /// Node-count quantile.
+    pub fn nodes_at(&self, q: f64) -> u64 {
+        self.nodes.value_at_quantile(q)
+    }
+}
+
+/// Figures of a batch of solves: counts per solution length, HDR histograms of solve time
+/// (microseconds) and node counts, over all solves and per solution length.
+pub struct BatchSummary {
+    lengths: BTreeMap<Option<usize>, u64>,
+    all: Timings,
+    by_length: BTreeMap<Option<usize>, Timings>,
 }
 
 impl Default for BatchSummary {
@@ -27,23 +64,24 @@ impl BatchSummary {
     pub fn new() -> BatchSummary {
         BatchSummary {
             lengths: BTreeMap::new(),
-            // Fixed ranges (saturating records never resize): up to ~28 hours and 10^15 nodes.
-            micros: Histogram::new_with_bounds(1, 100_000_000_000, 3).expect("valid bounds"),
-            nodes: Histogram::new_with_bounds(1, 1_000_000_000_000_000, 3).expect("valid bounds"),
+            all: Timings::new(),
+            by_length: BTreeMap::new(),
         }
     }
 
     /// Records one solve (`length` `None` when no solution was found).
     pub fn record(&mut self, length: Option<usize>, nodes: u64, seconds: f64) {
         *self.lengths.entry(length).or_default() += 1;
-        self.micros
-            .saturating_record(((seconds * 1e6) as u64).max(1));
-        self.nodes.saturating_record(nodes.max(1));
+        self.all.record(nodes, seconds);
+        self.by_length
+            .entry(length)
+            .or_insert_with(Timings::new)
+            .record(nodes, seconds);
     }
 
     /// Number of solves recorded.
     pub fn count(&self) -> u64 {
-        self.micros.len()
+        self.all.count()
     }
 
     /// Solves per solution length.
@@ -51,14 +89,24 @@ impl BatchSummary {
         &self.lengths
     }
 
+    /// Time and node histograms of all solves.
+    pub fn all(&self) -> &Timings {
+        &self.all
+    }
+
+    /// Time and node histograms of the solves of one length (`None`: unsolved), if any.
+    pub fn of_length(&self, length: Option<usize>) -> Option<&Timings> {
+        self.by_length.get(&length)
+    }
+
     /// Time quantile in seconds.
     pub fn seconds_at(&self, q: f64) -> f64 {
-        self.micros.value_at_quantile(q) as f64 / 1e6
+        self.all.seconds_at(q)
     }
 
     /// Node-count quantile.
     pub fn nodes_at(&self, q: f64) -> u64 {
-        self.nodes.value_at_quantile(q)
+        self.all.nodes_at(q)
     }
 
     /// A plain-text report: lengths, then time and node percentiles.
@@ -101,5 +149,12 @@ mod tests {
         assert!((0.49..0.52).contains(&median), "{median}");
         assert!(b.nodes_at(1.0) >= 99_900);
         assert!(b.report().contains("length 11: 50"));
+        // Per length: the odd i (length 11) have times 0.01, 0.03, ..., 0.99 s.
+        let l11 = b.of_length(Some(11)).unwrap();
+        assert_eq!(l11.count(), 50);
+        assert!((0.98..1.0).contains(&l11.seconds_at(1.0)));
+        assert!(l11.nodes_at(0.0) < 1_100);
+        assert_eq!(b.of_length(None).unwrap().nodes_at(1.0), 5);
+        assert!(b.of_length(Some(12)).is_none());
     }
 }

@@ -1,10 +1,183 @@
-//! `optcube stats lengths` (being written).
+//! `optcube stats lengths`: the optimal-length study of a seed's positions, one JSON line per
+//! finished position ([`optcube::stats::study`]). Rerunning the same command resumes it: the
+//! finished positions of the output file are skipped and a half-written last line is cut off.
+//! Ctrl-C stops the current search without writing its line. Ends with the study's summary.
 
-use crate::cli::Failure;
+use super::summarize::print_summary;
+use crate::cli::{Failure, with_threads};
+use optcube::pdb::set::default_dir;
+use optcube::progress::{Progress, ProgressMode};
+use optcube::search::SearchOptions;
+use optcube::solvers::optimal::OptimalSolver;
+use optcube::stats::study::{Appender, Collection, Record, Shard, Study, StudyError, read_file};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Positions in the study (all shards together): indices 0..N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
+    /// Seed: position i is the i-th random position drawn from it.
+    #[arg(long, value_name = "S")]
+    seed: u64,
+    /// Output file (JSON Lines; appended to, resumed from)
+    /// [default: results/lengths-seed{S}[-moves{L}][-shard{K}of{N}].jsonl].
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Solve only the positions i with i mod N == K.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Table set: korf, korf6, or table names separated by commas.
+    #[arg(long, default_value = "korf")]
+    set: String,
+    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
+    #[arg(long, value_name = "DIR")]
+    pdb_dir: Option<PathBuf>,
+    /// Search threads [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Also look up the inverse position in every table (dual heuristic).
+    #[arg(long)]
+    dual: bool,
+    /// Random L-move scrambles instead of uniformly random positions (quick studies, tests).
+    #[arg(long, value_name = "L")]
+    moves: Option<u32>,
+}
 
-pub fn run(_args: Args) -> Result<i32, Failure> {
-    Err(Failure("optcube stats lengths: not implemented yet".into()))
+/// Set by Ctrl-C: the current search stops and its position is left for the next run.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+pub fn run(args: Args) -> Result<i32, Failure> {
+    let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
+    let patterns = crate::cli::pdb::patterns_of(&names)?;
+    let study = Study {
+        seed: args.seed,
+        set: names.join(","),
+        moves: args.moves,
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| study.default_out(args.shard));
+
+    // Resume: the finished positions of the file, checked; a half-written last line is cut
+    // off when the appender opens the file.
+    let mut done = Collection::of(study.clone());
+    let mut good_len = 0;
+    let mut line = 0;
+    if out.exists() {
+        let parsed = read_file(&out)?;
+        done.add(&out, &parsed, args.shard).map_err(|e| match e {
+            StudyError::Foreign { .. } => {
+                Failure(format!("{e}; write this study to another file with --out"))
+            }
+            e => e.into(),
+        })?;
+        done.verify_inputs()?;
+        good_len = parsed.good_len;
+        line = parsed.good_lines;
+        if let Some(line) = parsed.partial_line {
+            eprintln!(
+                "lengths: {}:{line}: half-written last line cut off; that position is solved again",
+                out.display()
+            );
+        }
+        if !done.is_empty() {
+            eprintln!(
+                "lengths: resuming {}: {} positions already finished",
+                out.display(),
+                done.len()
+            );
+        }
+    }
+    let count = args.count.max(done.count());
+    let mine = |i: u64| args.shard.is_none_or(|s| s.contains(i));
+    let total = (0..args.count).filter(|&i| mine(i)).count() as u64;
+    let todo: Vec<_> = study
+        .positions()
+        .take(args.count as usize)
+        .filter(|p| mine(p.index) && !done.contains(p.index))
+        .collect();
+    let mut appender = Appender::open(&out, good_len)?;
+
+    let mut status = 0;
+    if !todo.is_empty() {
+        status = with_threads(args.threads, || {
+            let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
+            let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
+            let opts = SearchOptions {
+                threads: rayon::current_num_threads(),
+                dual: args.dual,
+                ..SearchOptions::default()
+            };
+            let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
+            let progress = Progress::new(ProgressMode::auto(), "lengths", total, "positions");
+            progress.println(&format!(
+                "lengths: solving {} positions into {} with {} threads \
+                 (Ctrl-C stops cleanly; rerun the same command to resume)",
+                todo.len(),
+                out.display(),
+                opts.threads
+            ));
+            let mut finished = total - todo.len() as u64;
+            for p in &todo {
+                if INTERRUPTED.load(Relaxed) {
+                    break;
+                }
+                let r = solver.solve(&p.cube, &opts, &INTERRUPTED);
+                if r.interrupted {
+                    break;
+                }
+                let solution = match (&r.solution, r.optimal) {
+                    (Some(s), true) => s,
+                    _ => {
+                        return Err(Failure(format!(
+                            "internal error: position {} was not solved optimally",
+                            p.index
+                        )));
+                    }
+                };
+                let record = Record::new(
+                    &study,
+                    count,
+                    p,
+                    solution,
+                    r.nodes,
+                    r.seconds,
+                    opts.threads,
+                    args.dual,
+                );
+                record
+                    .check()
+                    .map_err(|e| Failure(format!("internal error: position {}: {e}", p.index)))?;
+                appender.append(&record)?;
+                line += 1;
+                done.add_record(&out, line, &record, args.shard)?;
+                finished += 1;
+                progress.println(&format!(
+                    "lengths: position {}: {} moves, {:.3} s, {} nodes ({finished}/{total})",
+                    p.index,
+                    solution.len(),
+                    r.seconds,
+                    r.nodes,
+                ));
+                progress.update(finished, "");
+            }
+            let interrupted = INTERRUPTED.load(Relaxed);
+            progress.finish(&format!(
+                "{finished}/{total} positions finished{}",
+                if interrupted {
+                    "; interrupted: rerun the same command to go on"
+                } else {
+                    ""
+                }
+            ));
+            Ok(if interrupted { 130 } else { 0 })
+        })?;
+    }
+    drop(appender);
+    let missing = done.missing(count, args.shard);
+    print_summary(&done, &missing, args.shard);
+    Ok(status)
 }

@@ -1,12 +1,162 @@
-//! `optcube stats summarize` (being written).
+//! `optcube stats summarize`: merges the files of one length study (its shards, or a file
+//! still being written) into `NAME-lengths.csv` (`length,count,fraction`) and `NAME.md`
+//! (command, study, length distribution with per-length time and node percentiles), and prints
+//! the table. Files of different studies and positions found twice are refused; missing
+//! positions are counted. [`print_summary`] is also the end of `optcube stats lengths`.
 
 use crate::cli::Failure;
+use optcube::stats::study::{
+    Collection, Shard, lengths_csv, lengths_table, read_file, write_atomic,
+};
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Study files (JSON Lines from `optcube stats lengths`), e.g. all shards of a study.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Where to write NAME-lengths.csv and NAME.md.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    out_dir: PathBuf,
+    /// Base name of the outputs [default: lengths-seed{S}[-moves{L}]].
+    #[arg(long)]
+    name: Option<String>,
+}
 
-pub fn run(_args: Args) -> Result<i32, Failure> {
-    Err(Failure(
-        "optcube stats summarize: not implemented yet".into(),
-    ))
+pub fn run(args: Args) -> Result<i32, Failure> {
+    let mut all = Collection::default();
+    let mut sources = Vec::new();
+    for f in &args.files {
+        let parsed = read_file(f)?;
+        if let Some(line) = parsed.partial_line {
+            eprintln!(
+                "summarize: {}:{line}: half-written last line ignored (is the study still running?)",
+                f.display()
+            );
+        }
+        all.add(f, &parsed, None)?;
+        sources.push(format!(
+            "`{}` ({} positions)",
+            f.display(),
+            parsed.records.len()
+        ));
+    }
+    all.verify_inputs()?;
+    let Some(study) = all.study().cloned() else {
+        return Err(Failure(format!(
+            "no finished positions in {}",
+            args.files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    let name = args.name.clone().unwrap_or_else(|| study.name());
+    if name.is_empty() || name.contains('/') {
+        return Err(Failure(format!(
+            "--name {name:?}: must be a non-empty file name without '/'"
+        )));
+    }
+    let missing = all.missing(all.count(), None);
+    let summary = all.summary();
+
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
+    let csv_path = args.out_dir.join(format!("{name}-lengths.csv"));
+    let md_path = args.out_dir.join(format!("{name}.md"));
+    let write = |path: &PathBuf, text: &str| {
+        write_atomic(path, text.as_bytes())
+            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
+    };
+    write(&csv_path, &lengths_csv(&summary))?;
+
+    let threads = distinct(all.records().map(|r| r.threads));
+    let dual = distinct(all.records().map(|r| r.dual));
+    let seconds: f64 = all.records().map(|r| r.seconds).sum();
+    let nodes: u64 = all.records().map(|r| r.nodes).sum();
+    let positions = match study.moves {
+        None => format!(
+            "uniformly random positions (`Cube::random` drawn in order from `Rng::new({})`)",
+            study.seed
+        ),
+        Some(l) => format!(
+            "random canonical {l}-move scrambles drawn from `Rng::new({})` — lengths of \
+             scrambles, **not** of random positions",
+            study.seed
+        ),
+    };
+    let mut md = format!("# Optimal solution lengths: {name}\n\n");
+    md += &format!("- made by: `{}`\n", command_line());
+    md += &format!("- study: {positions}; table set `{}`\n", study.set);
+    md += &format!(
+        "- positions: {} finished of {}; {}\n",
+        all.len(),
+        all.count(),
+        missing_text(&missing)
+    );
+    md += &format!("- files: {}\n", sources.join(", "));
+    md += &format!(
+        "- search: threads {threads}, dual {dual}; {seconds:.1} s and {nodes} nodes in all\n"
+    );
+    md += &format!("- distribution: [`{name}-lengths.csv`]({name}-lengths.csv)\n\n");
+    md += "Percentiles from HDR histograms (3 significant digits); seconds per position.\n\n";
+    md += &lengths_table(&summary);
+    write(&md_path, &md)?;
+
+    print_summary(&all, &missing, None);
+    eprintln!(
+        "summarize: wrote {} and {}",
+        csv_path.display(),
+        md_path.display()
+    );
+    Ok(0)
+}
+
+/// Prints the study's table and what is missing on stdout (`shard`: missing of that shard).
+pub fn print_summary(done: &Collection, missing: &[u64], shard: Option<Shard>) {
+    let of = shard.map_or(String::new(), |s| format!(" of shard {s}"));
+    println!(
+        "{} positions finished{of}; {}",
+        done.len(),
+        missing_text(missing)
+    );
+    if !done.is_empty() {
+        print!("{}", lengths_table(&done.summary()));
+    }
+}
+
+fn missing_text(missing: &[u64]) -> String {
+    const SHOWN: usize = 10;
+    match missing.len() {
+        0 => "none missing".into(),
+        n => {
+            let list: Vec<String> = missing.iter().take(SHOWN).map(u64::to_string).collect();
+            let more = if n > SHOWN { ", …" } else { "" };
+            format!("{n} missing (indices {}{more})", list.join(", "))
+        }
+    }
+}
+
+/// The distinct values, joined with "/".
+fn distinct<T: Ord + ToString>(values: impl Iterator<Item = T>) -> String {
+    let set: std::collections::BTreeSet<T> = values.collect();
+    set.iter().map(T::to_string).collect::<Vec<_>>().join("/")
+}
+
+/// The command line that is running, with the program called `optcube` and arguments quoted
+/// where a shell would need it.
+fn command_line() -> String {
+    let mut words = vec!["optcube".to_string()];
+    for a in std::env::args().skip(1) {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c));
+        words.push(if plain {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        });
+    }
+    words.join(" ")
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+#SBATCH --job-name=optcube-lengths
+#SBATCH --array=0-99
+#SBATCH --cpus-per-task=8
+#SBATCH --mem=3G
+#SBATCH --time=24:00:00
+#SBATCH --output=logs/lengths-%A_%a.out
+#
+# Example Slurm array job: one optimal-length study of COUNT random positions (seed SEED)
+# split into as many shards as the array has tasks; task K solves the positions i with
+# i mod N == K (`optcube stats lengths --shard K/N`) into its own file
+#   results/lengths-seed{SEED}-shard{K}of{N}.jsonl
+#
+# Before submitting, once: build optcube and the tables into a directory every node can read
+# (the tasks only read them; each task maps the ~800 MB of tables, so give each task that much
+# memory plus a little):
+#   cargo build --release
+#   target/release/optcube pdb build --set korf --dir /shared/optcube-pdb
+#   mkdir -p logs results
+# Submit from the repository root, then summarize once the array has ended:
+#   jid=$(sbatch --parsable --export=ALL,OPTCUBE_PDB_DIR=/shared/optcube-pdb,COUNT=1000 \
+#         scripts/slurm-lengths.sh)
+#   sbatch --dependency=afterany:$jid --wrap \
+#     "target/release/optcube stats summarize results/lengths-seed1-shard*of100.jsonl"
+# The summary tells how many positions are still missing. Resubmitting the same array (same
+# COUNT, SEED and number of tasks) resumes every shard from its file: finished positions are
+# skipped, and a line cut off by a killed task is redone. A task that reaches its time limit
+# is killed by Slurm; it loses only the position it was solving.
+#
+# Settings (environment, e.g. through sbatch --export): COUNT (default 1000), SEED (default 1),
+# OPTCUBE_SET (default korf), OPTCUBE_PDB_DIR (required: the shared table directory), OPTCUBE
+# (the binary; default target/release/optcube), MOVES (random MOVES-move scrambles instead of
+# random positions: a quick try). Without Slurm, for a try on one machine:
+#   SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=3 COUNT=30 MOVES=10 OPTCUBE_SET=korf6 \
+#     OPTCUBE_PDB_DIR=pdb scripts/slurm-lengths.sh
+set -euo pipefail
+
+cd "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}"
+
+need() { # VAR HINT: a setting that must be there
+    [[ -n ${!1:-} ]] || { echo "slurm-lengths.sh: $1 is not set: $2" >&2; exit 2; }
+}
+need SLURM_ARRAY_TASK_ID "run as an array job (sbatch scripts/slurm-lengths.sh) or set it"
+need SLURM_ARRAY_TASK_COUNT "run as an array job (sbatch scripts/slurm-lengths.sh) or set it"
+need OPTCUBE_PDB_DIR "the shared table directory (built beforehand)"
+count="${COUNT:-1000}"
+seed="${SEED:-1}"
+set_name="${OPTCUBE_SET:-korf}"
+bin="${OPTCUBE:-target/release/optcube}"
+threads="${SLURM_CPUS_PER_TASK:-$(nproc)}"
+
+[[ -x $bin ]] || { echo "slurm-lengths.sh: no optcube binary at $bin (cargo build --release)" >&2; exit 2; }
+# The tables must be there already: a hundred tasks must not each start building them.
+case "$set_name" in
+    korf) tables=(corners edges7a edges7b edgeperm) ;;
+    korf6) tables=(corners edges6a edges6b) ;;
+    *) IFS=',' read -ra tables <<<"$set_name" ;;
+esac
+for t in "${tables[@]}"; do
+    f="$OPTCUBE_PDB_DIR/$t.pdb"
+    if [[ ! -e $f && ! -e $f.zst ]]; then
+        echo "slurm-lengths.sh: table $f is missing; build the tables first with:" \
+            "$bin pdb build --set $set_name --dir $OPTCUBE_PDB_DIR" >&2
+        exit 2
+    fi
+done
+"$bin" pdb verify --dir "$OPTCUBE_PDB_DIR" >/dev/null ||
+    { echo "slurm-lengths.sh: a table in $OPTCUBE_PDB_DIR is damaged (optcube pdb verify)" >&2; exit 2; }
+
+mkdir -p results
+echo "slurm-lengths.sh: task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT on $(hostname)," \
+    "$threads threads, $(date -Is)" >&2
+cmd=("$bin" stats lengths --count "$count" --seed "$seed" --set "$set_name"
+    --pdb-dir "$OPTCUBE_PDB_DIR" --threads "$threads"
+    --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
+[[ -n ${MOVES:-} ]] && cmd+=(--moves "$MOVES")
+exec "${cmd[@]}"

@@ -1,0 +1,456 @@
+//! End-to-end tests of the length study (`optcube stats lengths`, `optcube stats summarize`):
+//! resuming after a kill and a half-written line, shards merged equal to one run, Ctrl-C, and
+//! the refusals (bad `--shard`, a file of another study, a position found twice). The `korf6`
+//! tables are built once by the CLI into a temporary directory; the positions are short random
+//! scrambles (`--moves`), solved in milliseconds.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_optcube");
+const PREFIX: &str = "optcube-study-test-";
+
+fn optcube_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run optcube")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// This test binary's scratch directory; those of earlier runs (dead processes) are removed.
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        for e in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix(PREFIX)
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+}
+
+/// A fresh directory for one test.
+fn test_dir(name: &str) -> PathBuf {
+    let d = scratch().join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The korf6 tables, built once by `optcube pdb build`.
+fn pdb_dir() -> &'static str {
+    static DIR: OnceLock<String> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch().join("pdb").to_str().unwrap().to_string();
+        let o = optcube_in(
+            scratch(),
+            &[
+                "pdb",
+                "build",
+                "--set",
+                "korf6",
+                "--dir",
+                &dir,
+                "--threads",
+                "2",
+            ],
+        );
+        assert!(o.status.success(), "build failed: {}", stderr(&o));
+        dir
+    })
+}
+
+/// `stats lengths --set korf6 --threads 1` of `count` positions of `seed` (`moves`-move
+/// scrambles, or random positions), plus `extra`.
+fn lengths_args<'a>(
+    moves: Option<&'a str>,
+    count: &'a str,
+    seed: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut v = vec!["stats", "lengths"];
+    if let Some(m) = moves {
+        v.extend(["--moves", m]);
+    }
+    v.extend([
+        "--count",
+        count,
+        "--seed",
+        seed,
+        "--set",
+        "korf6",
+        "--threads",
+        "1",
+    ]);
+    v.extend_from_slice(extra);
+    v
+}
+
+/// The test study plus `extra`: 12 random 12-move scrambles of seed 11, about 1 s of search in
+/// all with korf6 (long enough to be killed in the middle).
+fn study_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    lengths_args(Some("12"), "12", "11", extra)
+}
+
+/// `optcube stats summarize --out-dir OUT_DIR --name s FILES...` in `dir`.
+fn summarize(dir: &Path, out_dir: &str, files: &[&str]) -> Output {
+    let mut a = vec!["stats", "summarize", "--out-dir", out_dir, "--name", "s"];
+    a.extend_from_slice(files);
+    optcube_in(dir, &a)
+}
+
+/// The JSON lines of a study file, each checked to be one complete JSON object.
+fn lines(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "{}: last line incomplete",
+        path.display()
+    );
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// index → (input, length) of a study file; panics on a repeated index.
+fn by_index(path: &Path) -> BTreeMap<u64, (String, u64)> {
+    let mut m = BTreeMap::new();
+    for v in lines(path) {
+        let i = v["index"].as_u64().unwrap();
+        let entry = (
+            v["input"].as_str().unwrap().to_string(),
+            v["length"].as_u64().unwrap(),
+        );
+        assert!(m.insert(i, entry).is_none(), "index {i} twice in {path:?}");
+    }
+    m
+}
+
+/// The study solved in one uninterrupted run.
+fn reference() -> &'static Path {
+    static REF: OnceLock<PathBuf> = OnceLock::new();
+    REF.get_or_init(|| {
+        let dir = test_dir("reference");
+        let out = dir.join("ref.jsonl");
+        let o = optcube_in(
+            &dir,
+            &study_args(&["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()]),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("12 positions finished; none missing"),
+            "{}",
+            stdout(&o)
+        );
+        let m = by_index(&out);
+        assert_eq!(
+            m.keys().copied().collect::<Vec<_>>(),
+            (0..12).collect::<Vec<_>>()
+        );
+        for v in lines(&out) {
+            let len = v["length"].as_u64().unwrap();
+            assert!(
+                (1..=12).contains(&len),
+                "a 12-move scramble solved in {len}"
+            );
+            assert_eq!(v["optimal"], true);
+            assert_eq!(v["moves"], 12);
+            assert_eq!(v["seed"], 11);
+            assert_eq!(v["count"], 12);
+            assert_eq!(v["set"], "korf6");
+        }
+        out
+    })
+}
+
+#[test]
+fn resume_after_kill_and_half_line_equals_uninterrupted_run() {
+    let want = by_index(reference());
+    let dir = test_dir("resume");
+    let out = dir.join("study.jsonl");
+    let args = study_args(&["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()]);
+    let mut child = Command::new(BIN)
+        .args(&args)
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no lines appear"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    let mut text = std::fs::read_to_string(&out).unwrap();
+    let kept = text.lines().count();
+    if status.success() || kept == 12 {
+        // The run finished before the kill: keep the first 4 lines as if it had been killed.
+        eprintln!("note: the run finished before SIGKILL; cutting its file to 4 lines");
+        text = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+    } else {
+        eprintln!("killed after {kept} finished lines");
+    }
+    text.push_str("{\"index\":"); // a line cut in the middle of writing
+    std::fs::write(&out, &text).unwrap();
+
+    let o = optcube_in(&dir, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("half-written"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("12 positions finished; none missing"),
+        "{}",
+        stdout(&o)
+    );
+    // Every index once, nothing lost, the same positions and lengths as the reference.
+    assert_eq!(by_index(&out), want);
+    // A third run has nothing to do and leaves the file as it is.
+    let before = std::fs::read(&out).unwrap();
+    let o = optcube_in(&dir, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+}
+
+#[test]
+fn shards_summarize_to_the_unsharded_summary() {
+    let dir = test_dir("shards");
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        // Default output file, relative to the working directory.
+        let o = optcube_in(
+            &dir,
+            &study_args(&["--pdb-dir", pdb_dir(), "--shard", &shard]),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with(&format!(
+                "4 positions finished of shard {shard}; none missing"
+            )),
+            "{}",
+            stdout(&o)
+        );
+        let f = dir.join(format!("results/lengths-seed11-moves12-shard{k}of3.jsonl"));
+        let m = by_index(&f);
+        assert!(m.keys().all(|i| i % 3 == k), "{m:?}");
+        assert_eq!(m.len(), 4);
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let shards: Vec<&str> = files.iter().map(String::as_str).collect();
+    let merged = summarize(&dir, "merged", &shards);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let single = summarize(&dir, "single", &[reference().to_str().unwrap()]);
+    assert!(single.status.success(), "{}", stderr(&single));
+    let csv = |d: &str| std::fs::read_to_string(dir.join(d).join("s-lengths.csv")).unwrap();
+    assert_eq!(csv("merged"), csv("single"));
+    // The CSV is the reference's length distribution.
+    let mut counts = BTreeMap::<u64, u64>::new();
+    for (_, len) in by_index(reference()).values() {
+        *counts.entry(*len).or_default() += 1;
+    }
+    let mut want = String::from("length,count,fraction\n");
+    for (l, n) in &counts {
+        want += &format!("{l},{n},{:.6}\n", *n as f64 / 12.0);
+    }
+    assert_eq!(csv("merged"), want);
+    let md = std::fs::read_to_string(dir.join("merged/s.md")).unwrap();
+    assert!(md.contains("optcube stats summarize"), "{md}");
+    assert!(md.contains("12 finished of 12; none missing"), "{md}");
+    assert!(md.contains("| all | 12 | 1.0000 |"), "{md}");
+    // The table on stdout has the same rows (from the same summary code).
+    let table_rows = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("| "))
+            .map(|l| l.split(" | ").take(3).collect::<Vec<_>>().join(" | "))
+            .collect()
+    };
+    assert_eq!(table_rows(&stdout(&merged)), table_rows(&md));
+    assert_eq!(table_rows(&stdout(&merged)), table_rows(&stdout(&single)));
+
+    // Two shards of three: the third shard's positions are reported missing.
+    let part = summarize(&dir, "part", &shards[..2]);
+    assert!(part.status.success(), "{}", stderr(&part));
+    assert!(
+        stdout(&part).starts_with("8 positions finished; 4 missing (indices 2, 5, 8, 11)"),
+        "{}",
+        stdout(&part)
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_search_without_writing_a_line() {
+    let dir = test_dir("ctrl-c");
+    let out = dir.join("random.jsonl");
+    // Random positions: korf6 needs far longer than this test for one of them.
+    let mut child = Command::new(BIN)
+        .args(lengths_args(
+            None,
+            "3",
+            "5",
+            &["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()],
+        ))
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufReader::new(err).lines() {
+            let line = line.unwrap();
+            if line.contains("solving 3 positions") {
+                let _ = tx.send(());
+            }
+            all += &line;
+            all += "\n";
+        }
+        all
+    });
+    rx.recv_timeout(Duration::from_secs(120))
+        .expect("the search does not start");
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sending SIGINT to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().unwrap();
+    let err = reader.join().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(
+        stdout(&o).starts_with("0 positions finished; 3 missing"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+}
+
+#[test]
+fn bad_shard_is_refused() {
+    let dir = test_dir("bad-shard");
+    for (shard, why) in [
+        ("3/2", "K must be below N"),
+        ("x/2", "\"x\" is not a whole number"),
+        ("1/0", "N must be at least 1"),
+        ("2", "not K/N"),
+    ] {
+        let o = optcube_in(&dir, &study_args(&["--shard", shard]));
+        assert_eq!(o.status.code(), Some(2), "{shard}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--shard"), "{shard}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{shard}: {}", stderr(&o));
+    }
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "nothing written"
+    );
+}
+
+#[test]
+fn other_studies_and_repeated_positions_are_refused() {
+    let dir = test_dir("foreign");
+    let reference = reference().to_str().unwrap();
+    let theirs = dir.join("theirs.jsonl");
+    std::fs::copy(reference, &theirs).unwrap();
+    let theirs = theirs.to_str().unwrap();
+    // Another seed into a file of seed 11: refused before any table is needed.
+    let args = lengths_args(
+        Some("12"),
+        "12",
+        "12",
+        &["--out", theirs, "--pdb-dir", "/nonexistent"],
+    );
+    let o = optcube_in(&dir, &args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains(&format!("{theirs}:1:")), "{e}");
+    assert!(e.contains("another study"), "{e}");
+    // Another shard's file is refused too.
+    let o = optcube_in(
+        &dir,
+        &study_args(&[
+            "--out",
+            theirs,
+            "--pdb-dir",
+            "/nonexistent",
+            "--shard",
+            "0/2",
+        ]),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not in shard 0/2"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(theirs).unwrap(),
+        std::fs::read_to_string(reference).unwrap()
+    );
+
+    // summarize: the same positions twice.
+    let o = summarize(&dir, "o", &[reference, theirs]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{theirs}:1: position 0 appears twice (first at {reference}:1)"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // summarize: a study of 3-move scrambles beside the 12-move one.
+    let other = dir.join("other.jsonl");
+    let o = optcube_in(
+        &dir,
+        &lengths_args(
+            Some("3"),
+            "2",
+            "11",
+            &["--pdb-dir", pdb_dir(), "--out", other.to_str().unwrap()],
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = summarize(&dir, "o", &[reference, other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3-move scrambles"), "{}", stderr(&o));
+    // A damaged solution in the middle of a file is named by line.
+    let damaged = dir.join("damaged.jsonl");
+    let text = std::fs::read_to_string(reference).unwrap();
+    let mut ls: Vec<String> = text.lines().map(String::from).collect();
+    let mut v: serde_json::Value = serde_json::from_str(&ls[4]).unwrap();
+    v["solution"] = "U".into();
+    ls[4] = v.to_string();
+    let mut f = std::fs::File::create(&damaged).unwrap();
+    for l in &ls {
+        writeln!(f, "{l}").unwrap();
+    }
+    drop(f);
+    let o = summarize(&dir, "o", &[damaged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("damaged.jsonl:5: invalid record"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("o").exists(), "nothing written on refusal");
+}
