@@ -9,6 +9,26 @@ pub mod study;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 
+/// Replaces `path` with `bytes` atomically: written to `PATH.tmp-PID`, synced, renamed into
+/// place (so a reader never sees half a file). Creates the parent directory.
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = std::path::PathBuf::from(format!("{}.tmp-{}", path.display(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Figures of a batch of solves: counts per solution length, HDR histograms of solve time
 /// (microseconds) and node counts.
 pub struct BatchSummary {
