@@ -116,6 +116,8 @@ const PALETTE: [&str; 8] = [
 const HEIGHT: f64 = 420.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
+/// Room right of the plot for the legend: swatch, gap, then the name.
+const LEGEND_PAD: f64 = 34.0;
 const TOP: f64 = 50.0;
 const BOTTOM: f64 = 60.0;
 
@@ -183,8 +185,17 @@ pub fn svg(data: &Data, title: &str, log: bool) -> String {
     let series = data.series.len();
     let bar_w = (48.0 / series as f64).clamp(4.0, 24.0);
     let group_w = bar_w * series as f64 + 10.0;
-    let width = (LEFT + RIGHT + group_w * groups as f64).max(480.0);
-    let plot_w = width - LEFT - RIGHT;
+    let legend_w = LEGEND_PAD
+        + 7.0
+            * data
+                .series
+                .iter()
+                .map(|(n, _)| n.chars().count())
+                .max()
+                .unwrap_or(0) as f64;
+    let width = (LEFT + RIGHT + legend_w + group_w * groups as f64).max(480.0);
+    let right = width - RIGHT - legend_w; // right end of the plot area
+    let plot_w = right - LEFT;
     let group_w = plot_w / groups as f64;
     let bar_w = (group_w - 6.0).min(bar_w * series as f64) / series as f64;
     let plot_h = HEIGHT - TOP - BOTTOM;
@@ -196,7 +207,8 @@ pub fn svg(data: &Data, title: &str, log: bool) -> String {
             .filter(|&&v| v > 0.0)
             .fold(f64::INFINITY, |a, &b| a.min(b));
         let (lo, hi) = if min_pos.is_finite() {
-            let lo = min_pos.log10().floor();
+            // One decade below the smallest value, so that it still shows as a bar.
+            let lo = min_pos.log10().ceil() - 1.0;
             (lo, max.log10().ceil().max(lo + 1.0))
         } else {
             (0.0, 1.0)
@@ -232,7 +244,7 @@ pub fn svg(data: &Data, title: &str, log: bool) -> String {
             let _ = writeln!(
                 s,
                 r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text class="ytick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-                width - RIGHT,
+                right,
                 LEFT - 6.0,
                 y + 4.0,
                 short_number(*t)
@@ -281,7 +293,7 @@ pub fn svg(data: &Data, title: &str, log: bool) -> String {
     let _ = writeln!(
         s,
         r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{baseline:.1}" stroke="black"/><line x1="{LEFT}" y1="{baseline:.1}" x2="{:.1}" y2="{baseline:.1}" stroke="black"/>"#,
-        width - RIGHT
+        right
     );
     let _ = writeln!(
         s,
@@ -298,10 +310,10 @@ pub fn svg(data: &Data, title: &str, log: bool) -> String {
             TOP + plot_h / 2.0
         );
     }
-    // Legend, top right.
+    // Legend, right of the plot.
     for (k, (name, _)) in data.series.iter().enumerate() {
         let y = TOP + 4.0 + 16.0 * k as f64;
-        let x = width - RIGHT - 130.0;
+        let x = right + 14.0;
         let _ = writeln!(
             s,
             r#"<rect class="legend" x="{x:.1}" y="{y:.1}" width="10" height="10" fill="{}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
