@@ -1,22 +1,10 @@
 //! End-to-end tests of `optcube stats distances | heuristic | plot` and `solve --predict`.
 
+mod common;
+
+use common::{optcube, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn optcube(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_optcube"))
-        .args(args)
-        .output()
-        .expect("run optcube")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh temporary directory for this test binary.
 fn tmp() -> &'static Path {
