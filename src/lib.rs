@@ -5,6 +5,7 @@
 //! `src/main.rs` and `src/cli/` is a thin layer over this library.
 
 pub mod cube;
+pub mod files;
 pub mod pdb;
 pub mod progress;
 pub mod rank;

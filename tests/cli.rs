@@ -1,25 +1,13 @@
 //! End-to-end tests of the `optcube` binary: facelets, scrambles, table files, solving (with the
 //! `korf6` set built once by the CLI into a temporary directory), JSON output and exit codes.
 
+mod common;
+
+use common::{optcube, stderr, stdout};
 use optcube::cube::{Cube, parse_moves};
 use optcube::search::brute::Ball;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn optcube(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_optcube"))
-        .args(args)
-        .output()
-        .expect("run optcube")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The korf6 tables, built once by `optcube pdb build` for this test binary.
 fn pdb_dir() -> &'static Path {

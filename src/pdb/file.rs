@@ -235,18 +235,11 @@ pub fn save_payload(
         kind.name
     );
     let info = describe(kind, payload, histogram, generator);
-    let tmp = PathBuf::from(format!("{}.tmp-{}", path.display(), std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
+    crate::files::replace_with(path, |f| {
         f.write_all(&header_bytes(&info))?;
-        f.write_all(payload)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_err(path)(e));
-    }
+        f.write_all(payload)
+    })
+    .map_err(io_err(path))?;
     Ok(info)
 }
 
@@ -433,35 +426,23 @@ pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, T
 /// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.
 pub fn pack(path: &Path, level: i32) -> Result<PathBuf, TableError> {
     let out = packed_path(path);
-    let tmp = PathBuf::from(format!("{}.tmp-{}", out.display(), std::process::id()));
-    let result = (|| {
+    crate::files::replace_with(&out, |f| {
         let input = File::open(path)?;
-        let mut enc = zstd::stream::write::Encoder::new(File::create(&tmp)?, level)?;
+        let mut enc = zstd::stream::write::Encoder::new(f, level)?;
         std::io::copy(&mut std::io::BufReader::new(input), &mut enc)?;
-        enc.finish()?.sync_all()?;
-        std::fs::rename(&tmp, &out)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(path)(e)
-    })?;
+        enc.finish().map(|_| ())
+    })
+    .map_err(io_err(path))?;
     Ok(out)
 }
 
 /// Restores `NAME.pdb` from `NAME.pdb.zst`, atomically.
 pub fn unpack(packed: &Path, out: &Path) -> Result<(), TableError> {
-    let tmp = PathBuf::from(format!("{}.tmp-{}", out.display(), std::process::id()));
-    let result = (|| {
+    crate::files::replace_with(out, |f| {
         let mut dec = zstd::stream::read::Decoder::new(File::open(packed)?)?;
-        let mut f = File::create(&tmp)?;
-        std::io::copy(&mut dec, &mut f)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, out)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(packed)(e)
+        std::io::copy(&mut dec, f).map(|_| ())
     })
+    .map_err(io_err(packed))
 }
 
 #[cfg(test)]

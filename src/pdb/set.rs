@@ -60,7 +60,8 @@ pub enum SetError {
     },
 }
 
-fn available_memory() -> Option<u64> {
+/// MemAvailable from /proc/meminfo, in bytes.
+pub fn available_memory() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -1,12 +1,14 @@
 //! Brute-force distances, independent of the pattern databases: the reference the heuristic and
 //! the IDA* are tested against.
 //!
-//! [`Ball`] holds every position within `r` moves of solved with its exact distance (breadth-first
-//! over canonical sequences, duplicates removed). A position's exact distance up to `2r` then
-//! follows by meeting in the middle: the least `k + d` over positions `Q` reached from it in `k ≤ r`
-//! moves that lie in the ball at distance `d`.
+//! [`Ball`] holds every position within `r` moves of solved with its exact distance, from the
+//! layered breadth-first search of the full cube in [`crate::stats::distances`] (the one such
+//! search). A position's exact distance up to `2r` then follows by meeting in the middle: the
+//! least `k + d` over positions `Q` reached from it in `k ≤ r` moves that lie in the ball at
+//! distance `d`.
 
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::stats::distances::{for_each_layer, unpack};
 use std::collections::HashMap;
 
 /// All positions within `radius` moves of solved, with their exact distances.
@@ -19,21 +21,9 @@ impl Ball {
     /// Builds the ball by breadth-first search (radius 5: 621,649 positions).
     pub fn new(radius: u8) -> Ball {
         let mut dist = HashMap::new();
-        dist.insert(Cube::SOLVED, 0);
-        let mut frontier = vec![Cube::SOLVED];
-        for d in 1..=radius {
-            let mut next = Vec::new();
-            for c in &frontier {
-                for m in Move::all() {
-                    let n = c.apply(m);
-                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
-                        e.insert(d);
-                        next.push(n);
-                    }
-                }
-            }
-            frontier = next;
-        }
+        for_each_layer(radius, |d, layer| {
+            dist.extend(layer.iter().map(|&k| (unpack(k), d)));
+        });
         Ball { radius, dist }
     }
 

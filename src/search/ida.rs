@@ -223,7 +223,10 @@ impl<'a> Worker<'a> {
             top.next += 1;
             let g = g0 + depth; // depth of the child
             if g >= self.bound {
-                continue; // a leaf within the bound that is not solved
+                // A leaf within the bound that is not solved (h = 0 without being solved, which
+                // tables that ignore some pieces allow): its children have f >= bound + 1.
+                self.min_exceeded = self.min_exceeded.min(self.bound + 1);
+                continue;
             }
             if stop.load(Relaxed) {
                 return None;

@@ -563,21 +563,6 @@ fn lock(file: &std::fs::File) -> std::io::Result<()> {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = PathBuf::from(format!("{}.tmp-{}", path.display(), std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// The length distribution as CSV: `length,count,fraction`, one row per length found.
 pub fn lengths_csv(summary: &BatchSummary) -> String {
     let total = summary.count().max(1) as f64;

@@ -6,6 +6,7 @@ use super::Failure;
 mod distances;
 mod heuristic;
 mod lengths;
+mod output;
 mod plot;
 mod summarize;
 

@@ -5,9 +5,7 @@
 //! positions are counted. [`print_summary`] is also the end of `optcube stats lengths`.
 
 use crate::cli::Failure;
-use optcube::stats::study::{
-    Collection, Shard, lengths_csv, lengths_table, read_file, write_atomic,
-};
+use optcube::stats::study::{Collection, Shard, lengths_csv, lengths_table, read_file};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -66,7 +64,7 @@ pub fn run(args: Args) -> Result<i32, Failure> {
     let csv_path = args.out_dir.join(format!("{name}-lengths.csv"));
     let md_path = args.out_dir.join(format!("{name}.md"));
     let write = |path: &PathBuf, text: &str| {
-        write_atomic(path, text.as_bytes())
+        optcube::files::write_atomic(path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
     };
     write(&csv_path, &lengths_csv(&summary))?;

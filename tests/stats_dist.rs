@@ -1,0 +1,196 @@
+//! End-to-end tests of `optcube stats distances | heuristic | plot` and `solve --predict`.
+
+mod common;
+
+use common::{optcube, stderr, stdout};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A fresh temporary directory for this test binary.
+fn tmp() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("optcube-stats-test-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    })
+}
+
+/// The edges6a table (the smallest), built by the CLI into a directory shared by runs (a valid
+/// table is kept; files are replaced only by rename, so concurrent runs are safe).
+fn pdb_dir() -> &'static str {
+    static DIR: OnceLock<String> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join("optcube-stats-test-pdb");
+        let d = dir.to_str().unwrap();
+        let o = optcube(&[
+            "pdb",
+            "build",
+            "--set",
+            "edges6a",
+            "--dir",
+            d,
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "build failed: {}", stderr(&o));
+        d.to_string()
+    })
+}
+
+/// Depths 0..=5 match the published counts (Rokicki et al., cube20.org); the note names the
+/// command and the peak memory; the CSV plots.
+#[test]
+fn distances_to_depth_5_match_published() {
+    let csv = tmp().join("distances.csv");
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--max-depth",
+        "5",
+        "--out",
+        csv.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "depth,count\n0,1\n1,18\n2,243\n3,3240\n4,43239\n5,574908\n"
+    );
+    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap();
+    assert!(md.contains("stats distances --max-depth 5"), "{md}");
+    assert!(md.contains("peak resident memory"), "{md}");
+    assert!(!md.contains("NO"), "{md}");
+    assert!(stderr(&o).contains("depth  5"), "{}", stderr(&o));
+
+    let svg = tmp().join("distances.svg");
+    let o = optcube(&[
+        "stats",
+        "plot",
+        csv.to_str().unwrap(),
+        "--out",
+        svg.to_str().unwrap(),
+        "--title",
+        "Distances",
+        "--log",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(s.matches(r#"class="bar""#).count(), 6);
+    assert!(s.contains("Distances"));
+}
+
+/// A depth whose search cannot fit in memory is refused before any work, with the estimate.
+#[test]
+fn distances_refuses_what_does_not_fit() {
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--max-depth",
+        "12",
+        "--out",
+        "/nonexistent/x.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("MB") && e.contains("MemAvailable"), "{e}");
+    let o = optcube(&["stats", "distances", "--max-depth", "21"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("20"), "{}", stderr(&o));
+}
+
+#[test]
+fn plot_rejects_a_bad_csv() {
+    let csv = tmp().join("bad.csv");
+    std::fs::write(&csv, "depth,count\n0,1\n1,x8\n").unwrap();
+    let o = optcube(&["stats", "plot", csv.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("bad.csv:3") && e.contains("column 2") && e.contains("x8"),
+        "{e}"
+    );
+    let o = optcube(&["stats", "plot", "/nonexistent/none.csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/none.csv"));
+}
+
+/// With one table the maximum is that table; the means are printed; same seed, same CSV.
+#[test]
+fn heuristic_distribution_of_one_table() {
+    let out = tmp().join("h.csv");
+    let run = || {
+        optcube(&[
+            "stats",
+            "heuristic",
+            "--samples",
+            "3000",
+            "--seed",
+            "4",
+            "--set",
+            "edges6a",
+            "--pdb-dir",
+            pdb_dir(),
+            "--dual",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("mean"));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("value,edges6a,max,max_dual"));
+    let (mut total, mut dual_total) = (0u64, 0u64);
+    for l in lines {
+        let v: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(v[1], v[2], "{l}");
+        total += v[1];
+        dual_total += v[3];
+    }
+    assert_eq!((total, dual_total), (3000, 3000));
+    assert!(run().status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), csv);
+    let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    assert!(md.contains("--samples 3000 --seed 4"), "{md}");
+}
+
+/// `solve --predict`: every iteration has a prediction and a ratio, in text and JSON.
+#[test]
+fn solve_predict_reports_every_iteration() {
+    let scramble = "R U F' L2 D B'";
+    let base = [
+        "solve",
+        scramble,
+        "--set",
+        "edges6a",
+        "--pdb-dir",
+        pdb_dir(),
+        "--no-upper-bound",
+        "--threads",
+        "1",
+        "--predict",
+    ];
+    let o = optcube(&base);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("measured/predicted"), "{text}");
+    assert!(text.contains("stopped at the solution"), "{text}");
+    let mut json_args = base.to_vec();
+    json_args.push("--json");
+    let o = optcube(&json_args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let its = v["iterations"].as_array().unwrap();
+    assert!(!its.is_empty());
+    for it in its {
+        let p = it["predicted_nodes"].as_f64().unwrap();
+        let n = it["nodes"].as_f64().unwrap();
+        assert!(p >= 1.0);
+        assert!((it["ratio"].as_f64().unwrap() - n / p).abs() < 1e-6 * (n / p));
+    }
+    let o = optcube(&["solve", scramble, "--solver", "twophase", "--predict"]);
+    assert_eq!(o.status.code(), Some(2));
+}
