@@ -3,31 +3,11 @@
 
 mod common;
 
-use common::{optcube, stderr, stdout};
+use common::{korf6_dir, optcube, stderr, stdout};
 use optcube::cube::{Cube, parse_moves};
 use optcube::search::brute::Ball;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
-
-/// The korf6 tables, built once by `optcube pdb build` for this test binary.
-fn pdb_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("optcube-cli-test-{}", std::process::id()));
-        let o = optcube(&[
-            "pdb",
-            "build",
-            "--set",
-            "korf6",
-            "--dir",
-            dir.to_str().unwrap(),
-            "--threads",
-            "2",
-        ]);
-        assert!(o.status.success(), "build failed: {}", stderr(&o));
-        dir
-    })
-}
 
 fn ball() -> &'static Ball {
     static B: OnceLock<Ball> = OnceLock::new();
@@ -104,7 +84,7 @@ fn solve_json_batch_is_optimal() {
         text += "\n";
     }
     std::fs::write(&file, &text).unwrap();
-    let dir = pdb_dir().to_str().unwrap();
+    let dir = korf6_dir();
     let mut lengths = Vec::new();
     for threads in ["1", "2"] {
         let o = optcube(&[
@@ -147,7 +127,7 @@ fn solve_json_batch_is_optimal() {
 
 #[test]
 fn solved_input_gives_empty_solution() {
-    let dir = pdb_dir().to_str().unwrap();
+    let dir = korf6_dir();
     let o = optcube(&[
         "solve",
         "--facelets",
@@ -167,7 +147,7 @@ fn solved_input_gives_empty_solution() {
 
 #[test]
 fn text_output_and_max_depth() {
-    let dir = pdb_dir().to_str().unwrap();
+    let dir = korf6_dir();
     let o = optcube(&[
         "solve",
         "R U F D L B",
@@ -220,7 +200,7 @@ fn bad_file_lines_are_named() {
 
 #[test]
 fn pdb_info_json_and_damaged_file() {
-    let dir = pdb_dir();
+    let dir = Path::new(korf6_dir());
     let o = optcube(&["pdb", "info", "--json", "--dir", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows: Vec<serde_json::Value> = stdout(&o)
@@ -261,7 +241,7 @@ fn pdb_info_json_and_damaged_file() {
 #[test]
 fn other_solvers_give_valid_solutions() {
     // Their tables go to the test's table directory (built there on first use).
-    let dir = pdb_dir().to_str().unwrap();
+    let dir = korf6_dir();
     for solver in ["thistlethwaite", "twophase"] {
         let o = optcube(&[
             "solve",

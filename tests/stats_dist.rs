@@ -2,19 +2,8 @@
 
 mod common;
 
-use common::{optcube, stderr, stdout};
-use std::path::{Path, PathBuf};
+use common::{optcube, scratch, stderr, stdout};
 use std::sync::OnceLock;
-
-/// A fresh temporary directory for this test binary.
-fn tmp() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("optcube-stats-test-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    })
-}
 
 /// The edges6a table (the smallest), built by the CLI into a directory shared by runs (a valid
 /// table is kept; files are replaced only by rename, so concurrent runs are safe).
@@ -42,7 +31,7 @@ fn pdb_dir() -> &'static str {
 /// command and the peak memory; the CSV plots.
 #[test]
 fn distances_to_depth_5_match_published() {
-    let csv = tmp().join("distances.csv");
+    let csv = scratch().join("distances.csv");
     let o = optcube(&[
         "stats",
         "distances",
@@ -64,7 +53,7 @@ fn distances_to_depth_5_match_published() {
     assert!(!md.contains("NO"), "{md}");
     assert!(stderr(&o).contains("depth  5"), "{}", stderr(&o));
 
-    let svg = tmp().join("distances.svg");
+    let svg = scratch().join("distances.svg");
     let o = optcube(&[
         "stats",
         "plot",
@@ -102,7 +91,7 @@ fn distances_refuses_what_does_not_fit() {
 
 #[test]
 fn plot_rejects_a_bad_csv() {
-    let csv = tmp().join("bad.csv");
+    let csv = scratch().join("bad.csv");
     std::fs::write(&csv, "depth,count\n0,1\n1,x8\n").unwrap();
     let o = optcube(&["stats", "plot", csv.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -119,7 +108,7 @@ fn plot_rejects_a_bad_csv() {
 /// With one table the maximum is that table; the means are printed; same seed, same CSV.
 #[test]
 fn heuristic_distribution_of_one_table() {
-    let out = tmp().join("h.csv");
+    let out = scratch().join("h.csv");
     let run = || {
         optcube(&[
             "stats",

@@ -4,80 +4,15 @@
 //! tables are built once by the CLI into a temporary directory; the positions are short random
 //! scrambles (`--moves`), solved in milliseconds.
 
+mod common;
+
+use common::{korf6_dir, optcube_in, stderr, stdout, test_dir};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_optcube");
-const PREFIX: &str = "optcube-study-test-";
-
-fn optcube_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run optcube")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// This test binary's scratch directory; those of earlier runs (dead processes) are removed.
-fn scratch() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let tmp = std::env::temp_dir();
-        for e in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix(PREFIX)
-                && !Path::new("/proc").join(pid).exists()
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    })
-}
-
-/// A fresh directory for one test.
-fn test_dir(name: &str) -> PathBuf {
-    let d = scratch().join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// The korf6 tables, built once by `optcube pdb build`.
-fn pdb_dir() -> &'static str {
-    static DIR: OnceLock<String> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = scratch().join("pdb").to_str().unwrap().to_string();
-        let o = optcube_in(
-            scratch(),
-            &[
-                "pdb",
-                "build",
-                "--set",
-                "korf6",
-                "--dir",
-                &dir,
-                "--threads",
-                "2",
-            ],
-        );
-        assert!(o.status.success(), "build failed: {}", stderr(&o));
-        dir
-    })
-}
 
 /// `stats lengths --set korf6 --threads 1` of `count` positions of `seed` (`moves`-move
 /// scrambles, or random positions), plus `extra`.
@@ -153,7 +88,7 @@ fn reference() -> &'static Path {
         let out = dir.join("ref.jsonl");
         let o = optcube_in(
             &dir,
-            &study_args(&["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()]),
+            &study_args(&["--pdb-dir", korf6_dir(), "--out", out.to_str().unwrap()]),
         );
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(
@@ -187,8 +122,8 @@ fn resume_after_kill_and_half_line_equals_uninterrupted_run() {
     let want = by_index(reference());
     let dir = test_dir("resume");
     let out = dir.join("study.jsonl");
-    let args = study_args(&["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()]);
-    let mut child = Command::new(BIN)
+    let args = study_args(&["--pdb-dir", korf6_dir(), "--out", out.to_str().unwrap()]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
         .args(&args)
         .current_dir(&dir)
         .stdout(Stdio::null())
@@ -244,7 +179,7 @@ fn shards_summarize_to_the_unsharded_summary() {
         // Default output file, relative to the working directory.
         let o = optcube_in(
             &dir,
-            &study_args(&["--pdb-dir", pdb_dir(), "--shard", &shard]),
+            &study_args(&["--pdb-dir", korf6_dir(), "--shard", &shard]),
         );
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(
@@ -306,12 +241,12 @@ fn ctrl_c_stops_the_search_without_writing_a_line() {
     let dir = test_dir("ctrl-c");
     let out = dir.join("random.jsonl");
     // Random positions: korf6 needs far longer than this test for one of them.
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
         .args(lengths_args(
             None,
             "3",
             "5",
-            &["--pdb-dir", pdb_dir(), "--out", out.to_str().unwrap()],
+            &["--pdb-dir", korf6_dir(), "--out", out.to_str().unwrap()],
         ))
         .current_dir(&dir)
         .stdout(Stdio::piped())
@@ -425,7 +360,7 @@ fn other_studies_and_repeated_positions_are_refused() {
             Some("3"),
             "2",
             "11",
-            &["--pdb-dir", pdb_dir(), "--out", other.to_str().unwrap()],
+            &["--pdb-dir", korf6_dir(), "--out", other.to_str().unwrap()],
         ),
     );
     assert!(o.status.success(), "{}", stderr(&o));
