@@ -152,6 +152,16 @@ fn images<L: Layout>(layout: &L, t: &NibbleTable, b: u64) -> [(u64, L::Map); 18]
     images
 }
 
+/// Lists the entries of block `b` whose value is `v` (as offsets in the block) into `out`;
+/// returns the block's first index.
+#[inline]
+fn block_entries<L: Layout>(t: &NibbleTable, b: u64, v: u8, out: &mut Vec<u32>) -> u64 {
+    let base = b * L::INNER as u64;
+    out.clear();
+    t.find(base, base + L::INNER as u64, v, out);
+    base
+}
+
 /// Forward step for block `b`: its entries at depth `d` mark their unknown neighbours `d+1`.
 #[inline]
 fn forward_block<L: Layout>(
@@ -161,9 +171,7 @@ fn forward_block<L: Layout>(
     d: u8,
     frontier: &mut Vec<u32>,
 ) -> u64 {
-    let base = b * L::INNER as u64;
-    frontier.clear();
-    t.find(base, base + L::INNER as u64, d, frontier);
+    let base = block_entries::<L>(t, b, d, frontier);
     if frontier.is_empty() {
         return 0;
     }
@@ -193,9 +201,7 @@ fn backward_block<L: Layout>(
     d: u8,
     open: &mut Vec<u32>,
 ) -> u64 {
-    let base = b * L::INNER as u64;
-    open.clear();
-    t.find(base, base + L::INNER as u64, UNKNOWN, open);
+    let base = block_entries::<L>(t, b, UNKNOWN, open);
     if open.is_empty() {
         return 0;
     }
