@@ -171,7 +171,7 @@ fn forward_block<L: Layout>(
     d: u8,
     frontier: &mut Vec<u32>,
 ) -> u64 {
-    let base = block_entries::<L>(t, b, d, frontier);
+    block_entries::<L>(t, b, d, frontier);
     if frontier.is_empty() {
         return 0;
     }
