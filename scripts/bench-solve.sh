@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench-solve.sh [--set SET] [--threads T] [--dual] [--max-depth N]
+# Usage: scripts/bench-solve.sh [--set SET] [--threads T] [--dual] [--sym] [--max-depth N]
 #                               [--pdb-dir DIR] [--out FILE] [FILE]
 #
 # Solves every position of FILE (default scripts/bench-positions.txt: one scramble or facelet
 # string a line, `#` comments skipped; a trailing `# optimal N` is the known optimal length and
 # is checked) with
-#   optcube solve --file FILE --json --set SET --threads T [--dual] [--max-depth N]
+#   optcube solve --file FILE --json --set SET --threads T [--dual] [--sym] [--max-depth N]
 # and writes a markdown table (position, expected, length, optimal, nodes, nodes/s, seconds) to
-# results/solve-bench-SET-tT.md (…-dual.md with --dual), headed by the machine (nproc, CPU
+# results/solve-bench-SET-tT.md (…-dual.md with --dual, …-sym.md with --sym), headed by the machine (nproc, CPU
 # model, memory), the date, the commit and the exact command.
 #
 #   --set SET        table set (default korf; env SET)
 #   --threads T      search threads (default 2; env THREADS)
 #   --dual           dual heuristic (env DUAL=1)
+#   --sym            turned lookups of the edge tables (env SYM=1)
 #   --max-depth N    give up on a position once no solution of <= N moves exists (default 20;
 #                    env MAX_DEPTH); such rows show `> N` as length
 #   --pdb-dir DIR    table directory (default: optcube's, i.e. $OPTCUBE_PDB_DIR or pdb/);
@@ -28,6 +29,7 @@ cd "$(dirname "$0")/.."
 set_name="${SET:-korf}"
 threads="${THREADS:-2}"
 dual="${DUAL:-0}"
+sym="${SYM:-0}"
 max_depth="${MAX_DEPTH:-}"
 pdb_dir="${PDB_DIR:-}"
 out="${OUT:-}"
@@ -37,6 +39,7 @@ while [[ $# -gt 0 ]]; do
         --set) set_name="${2:?}"; shift 2 ;;
         --threads) threads="${2:?}"; shift 2 ;;
         --dual) dual=1; shift ;;
+        --sym) sym=1; shift ;;
         --max-depth) max_depth="${2:?}"; shift 2 ;;
         --pdb-dir) pdb_dir="${2:?}"; shift 2 ;;
         --out) out="${2:?}"; shift 2 ;;
@@ -47,10 +50,12 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -r $file ]] || { echo "bench-solve.sh: cannot read $file" >&2; exit 2; }
 [[ $dual == 0 || $dual == 1 ]] || { echo "bench-solve.sh: DUAL must be 0 or 1" >&2; exit 2; }
+[[ $sym == 0 || $sym == 1 ]] || { echo "bench-solve.sh: SYM must be 0 or 1" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "bench-solve.sh: python3 is required" >&2; exit 1; }
 
 suffix=""
 [[ $dual == 1 ]] && suffix="-dual"
+[[ $sym == 1 ]] && suffix="$suffix-sym"
 out="${out:-results/solve-bench-${set_name//,/+}-t${threads}${suffix}.md}"
 mkdir -p "$(dirname "$out")"
 
@@ -60,6 +65,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/optcube"
 
 cmd=("$bin" solve --file "$file" --json --set "$set_name" --threads "$threads")
 [[ $dual == 1 ]] && cmd+=(--dual)
+[[ $sym == 1 ]] && cmd+=(--sym)
 [[ -n $max_depth ]] && cmd+=(--max-depth "$max_depth")
 [[ -n $pdb_dir ]] && cmd+=(--pdb-dir "$pdb_dir")
 

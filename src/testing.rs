@@ -28,6 +28,23 @@ pub fn korf6() -> &'static Heuristic {
     })
 }
 
+/// The `korf6` tables (copies) with the turned lookups of the edge tables
+/// ([`Heuristic::set_symmetric`]).
+pub fn korf6_sym() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        let mut h = Heuristic::new(
+            korf6()
+                .tables()
+                .iter()
+                .map(|(p, t)| (*p, NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())))
+                .collect(),
+        );
+        h.set_symmetric(true);
+        h
+    })
+}
+
 /// A table of the `korf6` fixture.
 pub fn korf6_table(p: Pattern) -> &'static NibbleTable {
     &korf6()

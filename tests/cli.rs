@@ -67,7 +67,7 @@ fn random_scrambles_are_reproducible_and_valid() {
 }
 
 /// Positions of known optimal length (brute force, up to 10 moves) are solved by the CLI with
-/// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads agree.
+/// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads and `--sym` agree.
 #[test]
 fn solve_json_batch_is_optimal() {
     let scrambles = [
@@ -86,8 +86,8 @@ fn solve_json_batch_is_optimal() {
     std::fs::write(&file, &text).unwrap();
     let dir = korf6_dir();
     let mut lengths = Vec::new();
-    for threads in ["1", "2"] {
-        let o = optcube(&[
+    for (threads, sym) in [("1", false), ("2", false), ("2", true)] {
+        let mut args = vec![
             "solve",
             "--file",
             file.to_str().unwrap(),
@@ -98,7 +98,11 @@ fn solve_json_batch_is_optimal() {
             dir,
             "--threads",
             threads,
-        ]);
+        ];
+        if sym {
+            args.push("--sym");
+        }
+        let o = optcube(&args);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
         let rows: Vec<serde_json::Value> = out
@@ -122,6 +126,7 @@ fn solve_json_batch_is_optimal() {
         lengths.push(ls);
     }
     assert_eq!(lengths[0], lengths[1]);
+    assert_eq!(lengths[0], lengths[2]);
     assert_eq!(lengths[0][4], 6, "the checkerboard needs 6 moves");
 }
 

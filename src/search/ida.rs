@@ -13,7 +13,7 @@
 //! optimality; it reports the bound it proved instead. The node count is the number of nodes
 //! generated (heuristic evaluations), root included.
 
-use super::heuristic::Heuristic;
+use super::heuristic::{Heuristic, Lookup};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -137,13 +137,16 @@ impl<'a> Worker<'a> {
         let mut n_alive = n;
         let mut idx = [0u64; 18];
         let mut idx_dual = [0u64; 18];
-        for (pat, table) in self.h.tables() {
-            pat.for_each_index_of_inverse(&cqs, &alive[..n_alive], |k, i| {
+        let mut turned = [Cube::SOLVED; 18];
+        for l in self.h.lookups() {
+            let (pat, table) = self.h.table(l);
+            let which = &alive[..n_alive];
+            pat.for_each_index_of_inverse(turn(l, &cqs, which, &mut turned), which, |k, i| {
                 idx[k] = i;
                 table.prefetch(i);
             });
             if dual {
-                pat.for_each_index_of_inverse(&cps, &alive[..n_alive], |k, i| {
+                pat.for_each_index_of_inverse(turn(l, &cps, which, &mut turned), which, |k, i| {
                     idx_dual[k] = i;
                     table.prefetch(i);
                 });
@@ -253,6 +256,24 @@ impl<'a> Worker<'a> {
         }
         None
     }
+}
+
+/// The cubes lookup `l` indexes for children `which`: `cubes` itself, or the turned cubes
+/// written into `buf`.
+#[inline(always)]
+fn turn<'a>(
+    l: &Lookup,
+    cubes: &'a [Cube; 18],
+    which: &[u8],
+    buf: &'a mut [Cube; 18],
+) -> &'a [Cube; 18] {
+    if l.conj.is_none() {
+        return cubes;
+    }
+    for &k in which {
+        buf[k as usize] = l.cube(&cubes[k as usize]);
+    }
+    buf
 }
 
 /// A work unit: a node at the split depth and the moves that lead to it.

@@ -3,7 +3,7 @@
 use super::brute::Ball;
 use super::{Heuristic, SearchOptions, solve};
 use crate::cube::{Cube, Move, Rng, parse_moves};
-use crate::testing::korf6;
+use crate::testing::{korf6, korf6_sym};
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
@@ -18,16 +18,28 @@ fn h() -> &'static Heuristic {
 
 static NO_STOP: AtomicBool = AtomicBool::new(false);
 
-/// The heuristic never overestimates: every position within 5 moves, plain and dual.
+/// The heuristic never overestimates: every position within 5 moves, plain and dual, with and
+/// without the turned lookups; the turned lookups raise the value of some positions.
 #[test]
 fn heuristic_is_admissible_up_to_depth_5() {
     let ball = ball5();
     assert_eq!(ball.counts(), vec![1, 18, 243, 3240, 43239, 574908]);
+    assert!(korf6_sym().is_symmetric() && !h().is_symmetric());
+    let mut raised = 0;
     for (c, d) in ball.iter() {
         let q = c.inverse();
         assert!(h().value(c, &q, false) <= d, "{c:?} at {d}");
         assert!(h().value(c, &q, true) <= d, "{c:?} at {d} (dual)");
+        let sym = korf6_sym().value(c, &q, false);
+        assert!(sym <= d, "{c:?} at {d} (turned lookups)");
+        assert!(
+            korf6_sym().value(c, &q, true) <= d,
+            "{c:?} at {d} (turned, dual)"
+        );
+        assert!(sym >= h().value(c, &q, false));
+        raised += usize::from(sym > h().value(c, &q, false));
     }
+    assert!(raised > 1000, "turned lookups raised only {raised} values");
 }
 
 /// ... and on random walks, compared with their brute-force distance.
@@ -54,7 +66,7 @@ fn random_walk(rng: &mut Rng, n: usize) -> Cube {
 }
 
 /// IDA* lengths equal the brute-force distance (optimal) for positions up to 10 moves, with 1
-/// and 2 threads, plain and dual; every solution solves its position.
+/// and 2 threads, plain, dual and with turned lookups; every solution solves its position.
 #[test]
 fn solutions_are_optimal_up_to_10_moves() {
     let ball = ball5();
@@ -62,15 +74,22 @@ fn solutions_are_optimal_up_to_10_moves() {
     for k in 0..24 {
         let c = random_walk(&mut rng, 4 + k % 7);
         let d = ball.distance(&c).expect("within 10");
-        for (threads, dual) in [(1, false), (2, false), (2, true)] {
+        for (threads, dual, sym) in [
+            (1, false, false),
+            (2, false, false),
+            (2, true, false),
+            (2, false, true),
+            (1, true, true),
+        ] {
             let opts = SearchOptions {
                 threads,
                 dual,
                 ..SearchOptions::default()
             };
-            let r = solve(h(), &c, &opts, &NO_STOP);
+            let heuristic = if sym { korf6_sym() } else { h() };
+            let r = solve(heuristic, &c, &opts, &NO_STOP);
             let s = r.solution.expect("solved");
-            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
+            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual} sym {sym}");
             assert!(r.optimal);
             assert!(c.apply_seq(&s).is_solved());
             assert_eq!(

@@ -35,6 +35,12 @@ impl OptimalSolver {
         Ok(Self::from_tables(load_all(dir, patterns)?))
     }
 
+    /// Adds (or removes) the lookups of the partial edge tables on the position turned about
+    /// the URF–DBL diagonal ([`Heuristic::set_symmetric`]).
+    pub fn set_symmetric(&mut self, on: bool) {
+        self.heuristic.set_symmetric(on);
+    }
+
     /// The heuristic (tables in lookup order).
     pub fn heuristic(&self) -> &Heuristic {
         &self.heuristic

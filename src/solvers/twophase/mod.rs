@@ -17,6 +17,7 @@ mod coord;
 mod prune;
 mod search;
 mod symmetry;
+pub use symmetry::diagonal_turns;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

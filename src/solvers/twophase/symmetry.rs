@@ -82,6 +82,15 @@ impl SymCube {
     }
 }
 
+/// The turns by 120° and 240° about the URF–DBL diagonal, each with its inverse, as ordinary
+/// cubes (rotations need no mirrored twists): they carry the UD axis to the others.
+pub fn diagonal_turns() -> [(Cube, Cube); 2] {
+    let once = BASIC_URF3.to_cube().expect("a rotation");
+    let twice = once.compose(&once);
+    // The turn has order 3: its inverse is the turn twice.
+    [(once, twice), (twice, once)]
+}
+
 // The four basic symmetries in Kociemba's numbering (replaced-by convention).
 const BASIC_URF3: SymCube = SymCube {
     cp: [0, 4, 5, 1, 3, 7, 6, 2],
