@@ -1,4 +1,4 @@
-//! Search benchmarks: heuristic lookups, node expansion and a complete IDA* solve.
+//! Search benchmarks: heuristic lookups and complete IDA* solves.
 //!
 //! Run with `cargo bench --bench search` (add `-- --quick` for a fast pass). The corner table
 //! (88,179,840 entries, 44 MB) is generated in-process once, before any benchmark runs, with
@@ -9,14 +9,13 @@
 //! Groups:
 //! - `heuristic/value/{single,dual}`: `Heuristic::value` of random positions (the table lookups
 //!   are random memory accesses: mostly cache misses on a 44 MB table);
-//! - `heuristic/expand`: one node expansion as IDA* does it (children allowed after the last
-//!   face, inverse composed, prefetch, bounded lookup), one element = one child generated;
 //! - `solve/corners/<scramble>`: `optcube::search::solve` of a fixed 9-move and a fixed 10-move
-//!   scramble, single-threaded; the throughput is the search's node count, so criterion's
+//!   scramble, single-threaded (node expansion as the search does it: children evaluated table
+//!   by table with prefetching); the throughput is the search's node count, so criterion's
 //!   `thrpt` line is nodes/s (`Melem/s` = million nodes/s).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use optcube::cube::{ALLOWED_AFTER, Cube, Move, Rng, format_moves, parse_moves};
+use optcube::cube::{Cube, Rng, format_moves, parse_moves};
 use optcube::pdb::{Method, Pattern, generate};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::{Heuristic, SearchOptions, solve};
@@ -77,37 +76,6 @@ fn benches(c: &mut Criterion) {
         });
     }
 
-    // Last faces of the expanded nodes (6 = no previous move), and the children count per
-    // expansion on average, for the throughput.
-    let last: Vec<usize> = (0..POOL).map(|_| rng.below(7) as usize).collect();
-    let children: u64 = last
-        .iter()
-        .map(|&f| ALLOWED_AFTER[f].count_ones() as u64)
-        .sum();
-    g.throughput(Throughput::Elements(children.div_ceil(POOL as u64)));
-    g.bench_function("expand", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) % POOL;
-            let (_, q) = &nodes[i];
-            let allowed = ALLOWED_AFTER[last[i]];
-            let mut kids = [Cube::SOLVED; 18];
-            let mut n = 0;
-            for m in Move::all() {
-                if allowed & (1 << m.index()) != 0 {
-                    let cq = m.inverse().cube().compose(q);
-                    h.prefetch(&Cube::SOLVED, &cq, false);
-                    kids[n] = cq;
-                    n += 1;
-                }
-            }
-            let mut best = u8::MAX;
-            for cq in &kids[..n] {
-                best = best.min(h.bounded(&Cube::SOLVED, cq, false, black_box(20)));
-            }
-            best
-        })
-    });
     g.finish();
 
     let opts = SearchOptions {

@@ -118,38 +118,4 @@ impl Heuristic {
         }
         h
     }
-
-    /// Starts loading every lookup's entry for a node (before [`Self::bounded`]), so the
-    /// cache misses of all children of a node overlap instead of following one another.
-    #[inline(always)]
-    pub fn prefetch(&self, p: &Cube, q: &Cube, dual: bool) {
-        for l in &self.lookups {
-            let (pat, t) = self.table(l);
-            t.prefetch(pat.index_of_inverse(&l.cube(q)));
-            if dual {
-                t.prefetch(pat.index_of_inverse(&l.cube(p)));
-            }
-        }
-    }
-
-    /// The heuristic value if it is at most `budget`, else some value above `budget` (lookups
-    /// stop at the first that exceeds it).
-    #[inline(always)]
-    pub fn bounded(&self, p: &Cube, q: &Cube, dual: bool, budget: u8) -> u8 {
-        let mut h = 0;
-        for l in &self.lookups {
-            let (pat, t) = self.table(l);
-            h = h.max(t.get(pat.index_of_inverse(&l.cube(q))));
-            if h > budget {
-                return h;
-            }
-            if dual {
-                h = h.max(t.get(pat.index_of_inverse(&l.cube(p))));
-                if h > budget {
-                    return h;
-                }
-            }
-        }
-        h
-    }
 }

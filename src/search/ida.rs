@@ -5,7 +5,8 @@
 //! explicit stack of frames (no recursion): a frame holds a node's position and inverse and its
 //! surviving children sorted by heuristic value, smallest first, so the final iteration tends to
 //! meet its solution early. All children of a node are generated together, their first table
-//! entries prefetched, then evaluated lazily ([`Heuristic::bounded`]).
+//! entries prefetched, then evaluated lazily: lookup by lookup, a child is dropped at the first
+//! value that prunes it.
 //!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
