@@ -238,7 +238,17 @@ fn shards_summarize_to_the_unsharded_summary() {
 
 #[test]
 fn ctrl_c_stops_the_search_without_writing_a_line() {
-    let dir = test_dir("ctrl-c");
+    stop_signal_ends_cleanly(libc::SIGINT, "ctrl-c");
+}
+
+/// SIGTERM (how a batch scheduler ends a job at its time limit) stops a study the same way.
+#[test]
+fn sigterm_stops_the_search_without_writing_a_line() {
+    stop_signal_ends_cleanly(libc::SIGTERM, "sigterm");
+}
+
+fn stop_signal_ends_cleanly(signal: i32, name: &str) {
+    let dir = test_dir(name);
     let out = dir.join("random.jsonl");
     // Random positions: korf6 needs far longer than this test for one of them.
     let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
@@ -270,8 +280,8 @@ fn ctrl_c_stops_the_search_without_writing_a_line() {
     rx.recv_timeout(Duration::from_secs(120))
         .expect("the search does not start");
     std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sending SIGINT to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
     let o = child.wait_with_output().unwrap();
     let err = reader.join().unwrap();
     assert_eq!(o.status.code(), Some(130), "{err}");
