@@ -306,6 +306,44 @@ impl Dfs<'_> {
     }
 }
 
+/// Distance value of [`byte_bfs`] entries never reached.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// Exact distances from `start` over a small state space, one byte an entry: breadth-first,
+/// a layer at a time, single-threaded. `index` maps a state to its entry; `neighbours` appends
+/// a state's neighbours to the vector it is given. Entries never reached stay [`UNREACHED`].
+/// For the solvers' own small tables (two-phase corner×slice, Thistlethwaite phases); the
+/// pattern databases use the parallel nibble BFS above.
+pub fn byte_bfs<S>(
+    entries: usize,
+    start: S,
+    index: impl Fn(&S) -> usize,
+    mut neighbours: impl FnMut(&S, &mut Vec<S>),
+) -> Box<[u8]> {
+    let mut dist = vec![UNREACHED; entries].into_boxed_slice();
+    dist[index(&start)] = 0;
+    let mut frontier = vec![start];
+    let mut around = Vec::with_capacity(18);
+    let mut depth = 0u8;
+    while !frontier.is_empty() {
+        let mut next = Vec::with_capacity(frontier.len() * 4);
+        for s in &frontier {
+            around.clear();
+            neighbours(s, &mut around);
+            for n in around.drain(..) {
+                let k = index(&n);
+                if dist[k] == UNREACHED {
+                    dist[k] = depth + 1;
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+        depth += 1;
+    }
+    dist
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -548,26 +548,12 @@ fn rebuild_hint(dir: &Path) -> String {
 /// Breadth-first search over the cosets of `G_{phase+1}` in `G_phase`: one representative cube
 /// per newly reached coordinate, expanded with `G_phase`'s generators.
 fn build_table(corners: &SquaresCorners, phase: usize) -> Box<[u8]> {
-    let mut dist = vec![UNREACHED; PHASE_SIZES[phase]].into_boxed_slice();
-    dist[coordinate(corners, phase, &Cube::SOLVED)] = 0;
-    let mut frontier = vec![Cube::SOLVED];
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut next = Vec::with_capacity(frontier.len() * 4);
-        for c in &frontier {
-            for m in phase_moves(phase) {
-                let n = c.apply(m);
-                let k = coordinate(corners, phase, &n);
-                if dist[k] == UNREACHED {
-                    dist[k] = depth + 1;
-                    next.push(n);
-                }
-            }
-        }
-        frontier = next;
-        depth += 1;
-    }
-    dist
+    crate::pdb::generate::byte_bfs(
+        PHASE_SIZES[phase],
+        Cube::SOLVED,
+        |c| coordinate(corners, phase, c),
+        |c, out| out.extend(phase_moves(phase).map(|m| c.apply(m))),
+    )
 }
 
 /// The coordinate of `cube` (in `G_phase`) modulo `G_{phase+1}`.

@@ -313,30 +313,20 @@ impl SymSpace for Phase2Space<'_> {
 /// Exact distances of corner permutation × slice permutation under the phase-2 moves,
 /// indexed `corners * 24 + slice`.
 pub fn build_corner_slice(tp: &TwoPhase) -> Vec<u8> {
-    const UNSEEN: u8 = u8::MAX;
-    let n = N_PERM8 * N_SLICE_PERM;
-    let mut dist = vec![UNSEEN; n];
-    dist[0] = 0;
-    let mut frontier = vec![0usize];
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for &i in &frontier {
+    crate::pdb::generate::byte_bfs(
+        N_PERM8 * N_SLICE_PERM,
+        0usize,
+        |&i| i,
+        |&i, out| {
             let (c, s) = (i / N_SLICE_PERM, i % N_SLICE_PERM);
-            for &m in &P2_MOVES {
+            out.extend(P2_MOVES.iter().map(|&m| {
                 let c2 = tp.mv.corners[c * N_MOVES + m] as usize;
                 let s2 = tp.mv.slice_sorted[s * N_MOVES + m] as usize;
-                let j = c2 * N_SLICE_PERM + s2;
-                if dist[j] == UNSEEN {
-                    dist[j] = depth + 1;
-                    next.push(j);
-                }
-            }
-        }
-        frontier = next;
-        depth += 1;
-    }
-    dist
+                c2 * N_SLICE_PERM + s2
+            }));
+        },
+    )
+    .into_vec()
 }
 
 impl TwoPhase {
