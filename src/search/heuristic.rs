@@ -80,11 +80,6 @@ impl Heuristic {
         }
     }
 
-    /// The patterns in lookup order.
-    pub fn patterns(&self) -> Vec<Pattern> {
-        self.tables.iter().map(|(p, _)| *p).collect()
-    }
-
     /// The tables in lookup order.
     pub fn tables(&self) -> &[(Pattern, NibbleTable)] {
         &self.tables
