@@ -54,3 +54,18 @@ pub fn korf6_table(p: Pattern) -> &'static NibbleTable {
         .expect("in korf6")
         .1
 }
+
+/// The `phase1` table (three slice axes) with the `korf6` corner table, built once.
+pub fn phase1() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        let corners = korf6_table(Pattern::Corners);
+        Heuristic::new(vec![
+            (Pattern::Phase1, build(Pattern::Phase1, Method::Bfs, 2)),
+            (
+                Pattern::Corners,
+                NibbleTable::from_bytes(corners.bytes().to_vec(), corners.entries()),
+            ),
+        ])
+    })
+}

@@ -18,6 +18,7 @@
 //! move `m`, the neighbour is `image(b, m).0 · INNER + apply(image(b, m).1, x)`.
 
 use super::pattern::Pattern;
+use super::phase1::Phase1Space;
 use crate::cube::Move;
 use crate::rank::{PartialPerm, permutation, rank_digits};
 use std::sync::OnceLock;
@@ -42,6 +43,10 @@ pub(crate) trait Layout: Sync {
     fn image(&self, pos: &Self::Pos, m: usize) -> (u64, Self::Map);
     /// Inner index `x` moved by `map`.
     fn apply(&self, map: Self::Map, x: u32) -> u32;
+    /// Calls `f` for the other inner indices of block `b` that stand for the same state as `x`
+    /// (symmetry-reduced layouts, [`super::phase1`]); the generator gives them `x`'s value.
+    #[inline(always)]
+    fn for_each_twin(&self, _b: u64, _x: u32, _f: impl FnMut(u32)) {}
 }
 
 /// Corner byte (low nibble position, high nibble twist change) of `m⁻¹` at each position: the
@@ -240,6 +245,8 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
         Pattern::Edges7A | Pattern::Edges7B => f.call(&EdgeLayout::<7>),
         Pattern::Edges6A | Pattern::Edges6B => f.call(&EdgeLayout::<6>),
         Pattern::EdgePerm => f.call(&EdgePermLayout::new()),
+        Pattern::Phase1 => f.call(Phase1Space::get(false)),
+        Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
     }
 }
 

@@ -179,10 +179,16 @@ fn forward_block<L: Layout>(
     for (b2, map) in images(layout, t, b) {
         let base2 = b2 * L::INNER as u64;
         for &x in frontier.iter() {
-            let j = base2 + layout.apply(map, x) as u64;
+            let x2 = layout.apply(map, x);
+            let j = base2 + x2 as u64;
             // A plain load first: most neighbours are known, and a load is cheaper than a CAS.
             if t.load(j) == UNKNOWN && t.set_if_unknown(j, d + 1) {
                 found += 1;
+                layout.for_each_twin(b2, x2, |y| {
+                    if t.set_if_unknown(base2 + y as u64, d + 1) {
+                        found += 1;
+                    }
+                });
             }
         }
     }

@@ -7,6 +7,7 @@
 mod blocks;
 pub mod generate;
 pub mod pattern;
+pub mod phase1;
 pub mod table;
 
 pub use generate::{Method, generate};

@@ -12,6 +12,7 @@
 //! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
 //! files are refused as stale.
 
+use super::phase1::{self, Phase1Space};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, unrank_digits};
 
@@ -30,6 +31,12 @@ pub enum Pattern {
     Edges6A,
     /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
     Edges6B,
+    /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
+    /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`super::phase1`]).
+    Phase1,
+    /// Phase-1 coordinates with the order of the slice edges: 1,523,864 · 3^7 =
+    /// 3,332,690,568 entries (1.67 GB).
+    Phase1Sorted,
 }
 
 const PERM8: PartialPerm = permutation(8);
@@ -39,13 +46,15 @@ const PICK6: PartialPerm = PartialPerm::new(12, 6);
 
 impl Pattern {
     /// Every pattern, in a fixed order.
-    pub const ALL: [Pattern; 6] = [
+    pub const ALL: [Pattern; 8] = [
         Pattern::Corners,
         Pattern::Edges7A,
         Pattern::Edges7B,
         Pattern::EdgePerm,
         Pattern::Edges6A,
         Pattern::Edges6B,
+        Pattern::Phase1,
+        Pattern::Phase1Sorted,
     ];
 
     /// Short name, also the table file's stem.
@@ -57,6 +66,8 @@ impl Pattern {
             Pattern::EdgePerm => "edgeperm",
             Pattern::Edges6A => "edges6a",
             Pattern::Edges6B => "edges6b",
+            Pattern::Phase1 => "phase1",
+            Pattern::Phase1Sorted => "phase1sorted",
         }
     }
 
@@ -76,6 +87,12 @@ impl Pattern {
         match self {
             Pattern::Corners => CORNER_NAMES.join(" ") + " (positions and twists)",
             Pattern::EdgePerm => EDGE_NAMES.join(" ") + " (positions only)",
+            Pattern::Phase1 => {
+                "corner twists, edge flips, places of FR FL BL BR (16 symmetries)".into()
+            }
+            Pattern::Phase1Sorted => {
+                "corner twists, edge flips, places and order of FR FL BL BR (16 symmetries)".into()
+            }
             _ => {
                 let (start, k) = self.edge_run();
                 EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
@@ -91,7 +108,7 @@ impl Pattern {
             Pattern::Edges6A => (0, 6),
             Pattern::Edges6B => (6, 6),
             Pattern::EdgePerm => (0, 12),
-            Pattern::Corners => (0, 0),
+            Pattern::Corners | Pattern::Phase1 | Pattern::Phase1Sorted => (0, 0),
         }
     }
 
@@ -102,6 +119,8 @@ impl Pattern {
             Pattern::Edges7A | Pattern::Edges7B => PICK7.size() << 7,
             Pattern::EdgePerm => PERM12.size(),
             Pattern::Edges6A | Pattern::Edges6B => PICK6.size() << 6,
+            Pattern::Phase1 => phase1::CLASSES_PLAIN * 2187,
+            Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
         }
     }
 
@@ -115,18 +134,39 @@ impl Pattern {
             Pattern::EdgePerm => edge_perm_index(q),
             Pattern::Edges6A => edge_index::<6>(q, 0),
             Pattern::Edges6B => edge_index::<6>(q, 6),
+            Pattern::Phase1 | Pattern::Phase1Sorted => self.index_of_position(&q.inverse()),
         }
     }
 
-    /// Calls `f(k, index)` for the inverse cube `cubes[k]` of every `k` in `which`. The pattern
-    /// is dispatched once for all of them, not once per cube: the search's inner loop.
+    /// Does the search index this pattern by the position itself rather than its inverse?
+    /// (The phase-1 coordinates are functions of the position; see [`super::phase1`].)
     #[inline(always)]
-    pub fn for_each_index_of_inverse(
-        self,
-        cubes: &[Cube; 18],
-        which: &[u8],
-        mut f: impl FnMut(usize, u64),
-    ) {
+    pub fn reads_position(self) -> bool {
+        matches!(self, Pattern::Phase1 | Pattern::Phase1Sorted)
+    }
+
+    /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
+    #[inline(always)]
+    fn index_of_position(self, p: &Cube) -> u64 {
+        Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
+    }
+
+    /// Table index from the cube the pattern reads: the position for patterns that
+    /// [read the position](Self::reads_position), the inverse cube for the others.
+    #[inline]
+    pub fn index_of_input(self, c: &Cube) -> u64 {
+        if self.reads_position() {
+            self.index_of_position(c)
+        } else {
+            self.index_of_inverse(c)
+        }
+    }
+
+    /// Calls `f(k, index)` for the cube `cubes[k]` of every `k` in `which`: an inverse cube, or
+    /// the position itself for patterns that [read the position](Self::reads_position). The
+    /// pattern is dispatched once for all of them, not once per cube: the search's inner loop.
+    #[inline(always)]
+    pub fn for_each_index(self, cubes: &[Cube; 18], which: &[u8], mut f: impl FnMut(usize, u64)) {
         let mut each = |index: fn(&Cube) -> u64| {
             for &k in which {
                 f(k as usize, index(&cubes[k as usize]));
@@ -139,6 +179,9 @@ impl Pattern {
             Pattern::EdgePerm => each(edge_perm_index),
             Pattern::Edges6A => each(|q| edge_index::<6>(q, 0)),
             Pattern::Edges6B => each(|q| edge_index::<6>(q, 6)),
+            Pattern::Phase1 | Pattern::Phase1Sorted => {
+                Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, which, f)
+            }
         }
     }
 
@@ -161,6 +204,11 @@ impl Pattern {
                 co[7] = (3 - co[..7].iter().sum::<u8>() % 3) % 3;
             }
             Pattern::EdgePerm => PERM12.unrank(i, &mut ep),
+            Pattern::Phase1 | Pattern::Phase1Sorted => {
+                return Phase1Space::get(self == Pattern::Phase1Sorted)
+                    .unrank(i)
+                    .inverse();
+            }
             _ => {
                 let (start, k) = self.edge_run();
                 let pp = if k == 7 { PICK7 } else { PICK6 };

@@ -1,4 +1,4 @@
-//! Named sets of tables (`korf`, `korf6`, single patterns), building the missing ones and
+//! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
 
 use super::file::{self, TableError, TableInfo, table_path};
@@ -15,7 +15,8 @@ pub fn default_dir() -> PathBuf {
 }
 
 /// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
-/// (corners and two 6-edge tables), or one pattern's own name.
+/// (corners and two 6-edge tables), `huge` (phase1sorted and corners), or one pattern's own
+/// name.
 pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     match name {
         "korf" => Some(vec![
@@ -25,13 +26,14 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
             Pattern::EdgePerm,
         ]),
         "korf6" => Some(vec![Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]),
+        "huge" => Some(vec![Pattern::Phase1Sorted, Pattern::Corners]),
         other => Pattern::from_name(other).map(|p| vec![p]),
     }
 }
 
 /// Names accepted by [`resolve_set`], for error messages.
 pub fn set_names() -> String {
-    let mut v = vec!["korf", "korf6"];
+    let mut v = vec!["korf", "korf6", "huge"];
     v.extend(Pattern::ALL.iter().map(|p| p.name()));
     v.join(", ")
 }

@@ -47,29 +47,39 @@ impl Heuristic {
     pub fn new(tables: Vec<(Pattern, NibbleTable)>) -> Heuristic {
         let mut scored: Vec<(f64, (Pattern, NibbleTable))> = tables
             .into_iter()
-            .map(|(p, t)| (crate::pdb::histogram_mean(&t.histogram()), (p, t)))
+            .map(|(p, t)| (sampled_mean(&t), (p, t)))
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let tables: Vec<_> = scored.into_iter().map(|(_, t)| t).collect();
-        let lookups = (0..tables.len())
-            .map(|table| Lookup { table, conj: None })
-            .collect();
-        Heuristic { tables, lookups }
+        for (p, _) in &tables {
+            if p.reads_position() {
+                // Build the coordinate tables now, not during the first search.
+                crate::pdb::phase1::Phase1Space::get(*p == Pattern::Phase1Sorted);
+            }
+        }
+        let mut h = Heuristic {
+            tables,
+            lookups: Vec::new(),
+        };
+        h.set_symmetric(false);
+        h
     }
 
-    /// With `on`, every partial edge table (edges7a/b, edges6a/b) is also looked up on the
-    /// position turned by 120° and 240° about the URF–DBL diagonal, right after its plain
-    /// lookup; corners and edgeperm are unchanged by such turns, so they get no extra lookup.
+    /// Chooses the lookups. A table may be looked up on the position turned by 120° and 240°
+    /// about the URF–DBL diagonal too, right after its plain lookup: the phase-1 tables always
+    /// (that covers their three slice axes), the partial edge tables (edges7a/b, edges6a/b)
+    /// with `on`. Corners and edgeperm are unchanged by such turns, so they get no extra lookup.
     pub fn set_symmetric(&mut self, on: bool) {
         let turns = crate::solvers::twophase::diagonal_turns();
         self.lookups.clear();
         for (table, (pat, _)) in self.tables.iter().enumerate() {
             self.lookups.push(Lookup { table, conj: None });
-            let partial = matches!(
-                pat,
-                Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B
-            );
-            if on && partial {
+            let turned = match pat {
+                Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B => on,
+                Pattern::Phase1 | Pattern::Phase1Sorted => true,
+                Pattern::Corners | Pattern::EdgePerm => false,
+            };
+            if turned {
                 for t in turns {
                     self.lookups.push(Lookup {
                         table,
@@ -96,9 +106,16 @@ impl Heuristic {
         &self.tables[l.table]
     }
 
-    /// Does any lookup use a turned position?
+    /// Does any piece table get turned lookups (`--sym`)?
     pub fn is_symmetric(&self) -> bool {
-        self.lookups.iter().any(|l| l.conj.is_some())
+        self.lookups
+            .iter()
+            .any(|l| l.conj.is_some() && !self.tables[l.table].0.reads_position())
+    }
+
+    /// Does any table read the position itself (so the search must track it)?
+    pub fn reads_position(&self) -> bool {
+        self.tables.iter().any(|(p, _)| p.reads_position())
     }
 
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
@@ -106,11 +123,23 @@ impl Heuristic {
         let mut h = 0;
         for l in &self.lookups {
             let (pat, t) = self.table(l);
-            h = h.max(t.get(pat.index_of_inverse(&l.cube(q))));
+            let (own, other) = if pat.reads_position() { (p, q) } else { (q, p) };
+            h = h.max(t.get(pat.index_of_input(&l.cube(own))));
             if dual {
-                h = h.max(t.get(pat.index_of_inverse(&l.cube(p))));
+                h = h.max(t.get(pat.index_of_input(&l.cube(other))));
             }
         }
         h
     }
+}
+
+/// Mean value of 2^16 entries at fixed pseudo-random places: enough to order tables whose means
+/// differ by tenths, without reading a multi-gigabyte table at start-up.
+fn sampled_mean(t: &NibbleTable) -> f64 {
+    const SAMPLES: u32 = 1 << 16;
+    let mut rng = crate::cube::Rng::new(1);
+    let sum: u64 = (0..SAMPLES)
+        .map(|_| t.get(rng.below(t.entries())) as u64)
+        .sum();
+    sum as f64 / SAMPLES as f64
 }

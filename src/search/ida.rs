@@ -84,6 +84,8 @@ struct Frame {
 struct Worker<'a> {
     h: &'a Heuristic,
     dual: bool,
+    /// The positions are needed (dual, or a table that reads the position).
+    track_p: bool,
     bound: u8,
     nodes: u64,
     min_exceeded: u8,
@@ -95,6 +97,7 @@ impl<'a> Worker<'a> {
         Worker {
             h,
             dual,
+            track_p: dual || h.reads_position(),
             bound,
             nodes: 0,
             min_exceeded: u8::MAX,
@@ -111,7 +114,7 @@ impl<'a> Worker<'a> {
     /// are not consulted for it.
     #[inline]
     fn expand(&mut self, p: &Cube, q: &Cube, g: u8, last_face: usize) -> Result<Frame, Move> {
-        let dual = self.dual;
+        let (dual, track_p) = (self.dual, self.track_p);
         let allowed = ALLOWED_AFTER[last_face];
         let mut moves = [0u8; 18];
         let mut cps = [Cube::SOLVED; 18];
@@ -121,7 +124,7 @@ impl<'a> Worker<'a> {
             if allowed & (1 << m.index()) != 0 {
                 moves[n] = m.index() as u8;
                 cqs[n] = m.inverse().cube().compose(q);
-                if dual {
+                if track_p {
                     cps[n] = p.compose(m.cube());
                 }
                 n += 1;
@@ -142,12 +145,18 @@ impl<'a> Worker<'a> {
         for l in self.h.lookups() {
             let (pat, table) = self.h.table(l);
             let which = &alive[..n_alive];
-            pat.for_each_index_of_inverse(turn(l, &cqs, which, &mut turned), which, |k, i| {
+            // The cubes the pattern reads, and those of the inverse (dual) position.
+            let (own, other) = if pat.reads_position() {
+                (&cps, &cqs)
+            } else {
+                (&cqs, &cps)
+            };
+            pat.for_each_index(turn(l, own, which, &mut turned), which, |k, i| {
                 idx[k] = i;
                 table.prefetch(i);
             });
             if dual {
-                pat.for_each_index_of_inverse(turn(l, &cps, which, &mut turned), which, |k, i| {
+                pat.for_each_index(turn(l, other, which, &mut turned), which, |k, i| {
                     idx_dual[k] = i;
                     table.prefetch(i);
                 });
@@ -238,7 +247,7 @@ impl<'a> Worker<'a> {
             let m = Move::from_index(mi as usize);
             let (tp, tq) = (top.p, top.q);
             let cq = m.inverse().cube().compose(&tq);
-            let cp = if self.dual {
+            let cp = if self.track_p {
                 tp.compose(m.cube())
             } else {
                 Cube::SOLVED
@@ -307,11 +316,7 @@ fn split(
                 }
                 *nodes += 1;
                 let q = m.inverse().cube().compose(&u.q);
-                let p = if dual {
-                    u.p.compose(m.cube())
-                } else {
-                    Cube::SOLVED
-                };
+                let p = u.p.compose(m.cube());
                 let v = h.value(&p, &q, dual);
                 let mut moves = u.moves.clone();
                 moves.push(m);

@@ -3,7 +3,7 @@
 use super::brute::Ball;
 use super::{Heuristic, SearchOptions, solve};
 use crate::cube::{Cube, Move, Rng, parse_moves};
-use crate::testing::{korf6, korf6_sym};
+use crate::testing::{korf6, korf6_sym, phase1};
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
@@ -40,6 +40,24 @@ fn heuristic_is_admissible_up_to_depth_5() {
         raised += usize::from(sym > h().value(c, &q, false));
     }
     assert!(raised > 1000, "turned lookups raised only {raised} values");
+}
+
+/// The phase-1 heuristic (a table read from the position, looked up on three axes) never
+/// overestimates either, plain and dual, and beats the corner table alone on some positions.
+#[test]
+fn phase1_heuristic_is_admissible_up_to_depth_5() {
+    let h = phase1();
+    assert!(h.reads_position() && h.lookups().len() == 4);
+    let corners = crate::testing::korf6_table(crate::pdb::Pattern::Corners);
+    let mut raised = 0;
+    for (c, d) in ball5().iter() {
+        let q = c.inverse();
+        let v = h.value(c, &q, false);
+        assert!(v <= d, "{c:?} at {d}");
+        assert!(h.value(c, &q, true) <= d, "{c:?} at {d} (dual)");
+        raised += usize::from(v > corners.get(crate::pdb::Pattern::Corners.index(c)));
+    }
+    assert!(raised > 10_000, "phase1 raised only {raised} values");
 }
 
 /// ... and on random walks, compared with their brute-force distance.
@@ -96,6 +114,28 @@ fn solutions_are_optimal_up_to_10_moves() {
                 r.iterations.last().map(|i| i.bound),
                 Some(d).filter(|&d| d > 0)
             );
+        }
+    }
+}
+
+/// IDA* with the phase-1 heuristic is optimal too (the search then tracks the position itself).
+#[test]
+fn phase1_solutions_are_optimal_up_to_10_moves() {
+    let ball = ball5();
+    let mut rng = Rng::new(78);
+    for k in 0..16 {
+        let c = random_walk(&mut rng, 4 + k % 7);
+        let d = ball.distance(&c).expect("within 10");
+        for (threads, dual) in [(1, false), (2, true)] {
+            let opts = SearchOptions {
+                threads,
+                dual,
+                ..SearchOptions::default()
+            };
+            let r = solve(phase1(), &c, &opts, &NO_STOP);
+            let s = r.solution.expect("solved");
+            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
+            assert!(r.optimal && c.apply_seq(&s).is_solved());
         }
     }
 }

@@ -13,10 +13,10 @@
 //! `twophase-phase1.pdb`, `twophase-phase2.pdb` and `twophase-corner-slice.pdb`. A missing file
 //! is built and written; an existing one is loaded and checked, and a damaged one is an error.
 
-mod coord;
+pub(crate) mod coord;
 mod prune;
 mod search;
-mod symmetry;
+pub(crate) mod symmetry;
 pub use symmetry::diagonal_turns;
 
 use std::path::{Path, PathBuf};
@@ -354,6 +354,37 @@ mod tests {
 
     fn check(cube: &Cube, sol: &[Move]) {
         assert!(cube.apply_seq(sol).is_solved(), "not a solution");
+    }
+
+    /// The `phase1` pattern database (block BFS over symmetry classes, exact distances) agrees
+    /// with the two-phase solver's own phase-1 distances (mod-3 table, separate generator).
+    #[test]
+    fn phase1_pattern_database_matches_phase1_distances() {
+        use crate::pdb::{Method, Pattern};
+        let tp = solver();
+        let table = crate::testing::build(Pattern::Phase1, Method::Bfs, 2);
+        let mut rng = crate::cube::Rng::new(4);
+        let mut seen = [false; 13];
+        for k in 0..3000 {
+            // Random positions sit at 9-11 moves from G1; short walks cover the rest.
+            let c = if k % 2 == 0 {
+                Cube::random(&mut rng)
+            } else {
+                let n = rng.below(9) as usize;
+                let seq: Vec<Move> = (0..n)
+                    .map(|_| Move::from_index(rng.below(18) as usize))
+                    .collect();
+                Cube::from_moves(&seq)
+            };
+            let want = tp.phase1_distance(
+                coord::flip(&c.eo()) as usize,
+                coord::twist(&c.co()) as usize,
+                coord::slice_sorted(&c.ep()) as usize,
+            );
+            assert_eq!(table.get(Pattern::Phase1.index(&c)), want, "{c:?}");
+            seen[want as usize] = true;
+        }
+        assert!(seen[..=10].iter().all(|&s| s), "{seen:?}");
     }
 
     #[test]

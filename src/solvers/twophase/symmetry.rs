@@ -190,7 +190,7 @@ impl Symmetries {
 /// representative is `rep[class_of[x]]`, reached as the coordinate of `S_t c S_t⁻¹` with
 /// `t = sym_of[x]` for any position `c` with coordinate `x`.
 pub struct SymClasses {
-    pub class_of: Vec<u16>,
+    pub class_of: Vec<u32>,
     pub sym_of: Vec<u8>,
     pub rep: Vec<u32>,
     /// Bit `s` set when `S_s` maps the representative to itself.
@@ -201,13 +201,13 @@ impl SymClasses {
     /// Enumerates the classes of a coordinate with `n` values, given a position for each value
     /// and the coordinate of a (conjugated) position. Values are visited in increasing order,
     /// so each representative is the smallest member of its class and class 0 holds value 0.
-    fn build(
+    pub(crate) fn build(
         syms: &Symmetries,
         n: usize,
         cube: impl Fn(usize) -> SymCube,
         coord: impl Fn(&SymCube) -> usize,
     ) -> SymClasses {
-        const UNSET: u16 = u16::MAX;
+        const UNSET: u32 = u32::MAX;
         let mut class_of = vec![UNSET; n];
         let mut sym_of = vec![0u8; n];
         let (mut rep, mut stabilizer) = (Vec::new(), Vec::new());
@@ -215,7 +215,7 @@ impl SymClasses {
             if class_of[x] != UNSET {
                 continue;
             }
-            let cls = rep.len() as u16;
+            let cls = rep.len() as u32;
             let c = cube(x);
             let mut stab = 0u16;
             for s in 0..N_SYM_UD {
