@@ -67,7 +67,8 @@ fn random_scrambles_are_reproducible_and_valid() {
 }
 
 /// Positions of known optimal length (brute force, up to 10 moves) are solved by the CLI with
-/// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads and `--sym` agree.
+/// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads, `--sym` and the
+/// phase-1 table (built into the same directory on first use) agree.
 #[test]
 fn solve_json_batch_is_optimal() {
     let scrambles = [
@@ -86,14 +87,19 @@ fn solve_json_batch_is_optimal() {
     std::fs::write(&file, &text).unwrap();
     let dir = korf6_dir();
     let mut lengths = Vec::new();
-    for (threads, sym) in [("1", false), ("2", false), ("2", true)] {
+    for (threads, sym, set) in [
+        ("1", false, "korf6"),
+        ("2", false, "korf6"),
+        ("2", true, "korf6"),
+        ("2", false, "phase1,corners"),
+    ] {
         let mut args = vec![
             "solve",
             "--file",
             file.to_str().unwrap(),
             "--json",
             "--set",
-            "korf6",
+            set,
             "--pdb-dir",
             dir,
             "--threads",
@@ -127,6 +133,7 @@ fn solve_json_batch_is_optimal() {
     }
     assert_eq!(lengths[0], lengths[1]);
     assert_eq!(lengths[0], lengths[2]);
+    assert_eq!(lengths[0], lengths[3]);
     assert_eq!(lengths[0][4], 6, "the checkerboard needs 6 moves");
 }
 

@@ -27,7 +27,8 @@ pub struct Args {
     /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
     #[arg(long, value_name = "DIR")]
     pdb_dir: Option<PathBuf>,
-    /// Table set for the optimal solver: korf, korf6, or table names separated by commas.
+    /// Table set for the optimal solver: korf, korf6, huge (phase1sorted + corners: random
+    /// positions), or table names separated by commas.
     #[arg(long, default_value = "korf")]
     set: String,
     /// Search threads [default: all cores].

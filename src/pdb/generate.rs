@@ -10,6 +10,8 @@
 //! byte); once the frontier outgrows the unknown remainder it runs backward (each unknown entry
 //! looks for a neighbour at depth `d` and marks itself; a block's writes stay in that block).
 //! Either way the value written is `d+1`, whoever writes it, so the result is deterministic.
+//! In symmetry-reduced layouts ([`super::phase1`]) an entry marked forward also marks its twins,
+//! the entries of the same class that stand for the same state.
 //!
 //! *IDDFS* searches canonical move sequences from solved with a growing depth limit `L`; a node at
 //! depth `g < L` is expanded only if its table entry equals `g` (it is reached no deeper than

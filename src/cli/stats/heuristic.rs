@@ -19,7 +19,7 @@ pub struct Args {
     /// Seed of the random positions.
     #[arg(long, value_name = "S")]
     seed: u64,
-    /// Table set: korf, korf6, or table names separated by commas.
+    /// Table set: korf, korf6, huge, or table names separated by commas.
     #[arg(long, default_value = "korf")]
     set: String,
     /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/]; missing tables are built first.

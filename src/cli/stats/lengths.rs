@@ -28,7 +28,7 @@ pub struct Args {
     /// Solve only the positions i with i mod N == K.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Table set: korf, korf6, or table names separated by commas.
+    /// Table set: korf, korf6, huge, or table names separated by commas.
     #[arg(long, default_value = "korf")]
     set: String,
     /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
