@@ -282,12 +282,19 @@ mod tests {
             assert_eq!(Pattern::from_name(p.name()), Some(p));
             // A single move changes the index exactly when it moves a tracked piece: every
             // face touches a corner and one of the edges of each pattern, except that U turns
-            // no edge of edges7b (DF DL DB FR FL BL BR) or edges6b (DL DB FR FL BL BR).
+            // no edge of edges7b (DF DL DB FR FL BL BR) or edges6b (DL DB FR FL BL BR). The
+            // phase-1 coordinates stay solved under U and D turns, `phase1` also under the
+            // other half turns (G1); R2, L2, F2, B2 reorder the slice edges of `phase1sorted`.
             let root = p.index(&Cube::SOLVED);
             assert!(root < p.entries());
             for m in Move::all() {
-                let misses =
-                    matches!(p, Pattern::Edges7B | Pattern::Edges6B) && m.face() == Face::U;
+                let ud = matches!(m.face(), Face::U | Face::D);
+                let misses = match p {
+                    Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
+                    Pattern::Phase1 => ud || m.quarter_turns() == 2,
+                    Pattern::Phase1Sorted => ud,
+                    _ => false,
+                };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");
             }
         }
@@ -310,13 +317,15 @@ mod tests {
     }
 
     /// Moving a partial cube gives the same index as moving the full cube: the abstraction is
-    /// a homomorphism, which is what makes the tables admissible heuristics.
+    /// a homomorphism, which is what makes the tables admissible heuristics. (The phase-1
+    /// patterns unrank to a class representative, a conjugate of the position, so there the
+    /// same holds only up to symmetry; `phase1::tests` checks that form.)
     #[test]
     fn partial_states_move_like_full_ones() {
         let mut rng = Rng::new(5);
         for _ in 0..500 {
             let c = Cube::random(&mut rng);
-            for p in Pattern::ALL {
+            for p in Pattern::ALL.into_iter().filter(|p| !p.reads_position()) {
                 let partial = p.unrank_inverse(p.index(&c));
                 for m in Move::all() {
                     let full = p.index(&c.apply(m));
