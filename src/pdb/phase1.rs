@@ -22,6 +22,7 @@
 //!   ([`Layout::for_each_twin`]), so their values always agree.
 
 use super::blocks::Layout;
+use super::table::prefetch;
 use crate::cube::Cube;
 use crate::rank::permutation;
 use crate::solvers::twophase::coord::{
@@ -169,7 +170,7 @@ impl Phase1Space {
         let mut coords = [(0usize, 0usize); 18];
         for &k in which {
             let c = self.coordinates(&cubes[k as usize]);
-            prefetch(&self.class_sym[c.0]);
+            prefetch(&self.class_sym[c.0] as *const u32);
             coords[k as usize] = c;
         }
         for &k in which {
@@ -229,19 +230,6 @@ impl Phase1Space {
         let co = coord::twist_cube(t).co();
         Cube::from_parts(Cube::SOLVED.cp(), co, ep, eo)
     }
-}
-
-/// Asks the CPU to start loading `x`'s cache line.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetch never faults.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch(x as *const T as *const i8, _MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 impl Layout for Phase1Space {

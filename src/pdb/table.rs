@@ -109,14 +109,7 @@ impl NibbleTable {
     /// Asks the CPU to start loading the cache line holding entry `i`.
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetch never faults; the address is inside the payload anyway.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch(self.ptr.add((i >> 1) as usize) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch(self.ptr.wrapping_add((i >> 1) as usize));
     }
 
     fn atomics(&self) -> &[AtomicU8] {
@@ -237,6 +230,19 @@ pub fn histogram_mean(h: &[u64]) -> f64 {
     } else {
         weighted as f64 / total as f64
     }
+}
+
+/// Asks the CPU to start loading the cache line at `p` (a hint: never faults, any address).
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetch never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch(p as *const i8, _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 #[cfg(test)]
