@@ -5,7 +5,7 @@
 //! four UD-slice edges FR FL BL BR: either only which four places (C(12,4) = 495, pattern
 //! `phase1`) or also their order (12·11·10·9 = 11880, pattern `phase1sorted`). Unlike the piece
 //! patterns of [`super::pattern`], these coordinates are read from the *position* itself, where a
-//! move acts by a table lookup per coordinate (`twophase::coord::MoveTables`).
+//! move acts by a table lookup per coordinate (`coord::MoveTables`).
 //!
 //! The 16 symmetries that keep the UD axis map the flip-and-slice part onto classes (64,430 for
 //! `phase1`; 1,523,864 with the order); a table entry is `class · 2187 + twist`, the twist taken
@@ -23,12 +23,12 @@
 
 use super::blocks::Layout;
 use super::table::prefetch;
-use crate::cube::Cube;
-use crate::rank::permutation;
-use crate::solvers::twophase::coord::{
+use crate::coord::symmetry::{N_SYM_UD, SymClasses, SymCube, Symmetries};
+use crate::coord::{
     self, MoveTables, N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST,
 };
-use crate::solvers::twophase::symmetry::{N_SYM_UD, SymClasses, SymCube, Symmetries};
+use crate::cube::Cube;
+use crate::rank::permutation;
 use std::sync::OnceLock;
 
 /// Classes of flip × slice places under the 16 UD symmetries (DESIGN.md §5).
@@ -40,7 +40,7 @@ pub const CLASSES_SORTED: u64 = 1_523_864;
 pub struct Phase1Space {
     /// With the order of the slice edges (11880 slice values) or without (495).
     sorted: bool,
-    moves: MoveTables,
+    moves: &'static MoveTables,
     /// Classes of `slice · 2048 + flip`.
     classes: SymClasses,
     /// `class · 16 + sym` of each `slice · 2048 + flip`: one memory access for the search.
@@ -97,7 +97,7 @@ impl Phase1Space {
             },
             |c| (coord::slice_sorted(&c.ep) as usize / per) * N_FLIP + coord::flip(&c.eo) as usize,
         );
-        let moves = MoveTables::new();
+        let moves = MoveTables::get();
         let mut twist_conj = Vec::with_capacity(N_TWIST * N_SYM_UD);
         for t in 0..N_TWIST {
             let c = coord::twist_cube(t);

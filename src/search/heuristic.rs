@@ -70,7 +70,7 @@ impl Heuristic {
     /// (that covers their three slice axes), the partial edge tables (edges7a/b, edges6a/b)
     /// with `on`. Corners and edgeperm are unchanged by such turns, so they get no extra lookup.
     pub fn set_symmetric(&mut self, on: bool) {
-        let turns = crate::solvers::twophase::diagonal_turns();
+        let turns = crate::coord::symmetry::diagonal_turns();
         self.lookups.clear();
         for (table, (pat, _)) in self.tables.iter().enumerate() {
             self.lookups.push(Lookup { table, conj: None });

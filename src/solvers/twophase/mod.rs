@@ -2,8 +2,8 @@
 //!
 //! Phase 1 brings the position into the subgroup G1 = <U, D, R2, L2, F2, B2>, where corners and
 //! edges are not twisted or flipped and the four UD-slice edges are in the slice; phase 2 solves
-//! it with G1 moves only. Each phase is an IDA* search on small coordinates (`coord`) with
-//! symmetry-reduced pruning tables (`symmetry`, `prune`); `search` explains how phase 1 keeps
+//! it with G1 moves only. Each phase is an IDA* search on small coordinates ([`crate::coord`]) with
+//! symmetry-reduced pruning tables ([`crate::coord::symmetry`], `prune`); `search` explains how phase 1 keeps
 //! going to shorten the total.
 //!
 //! [`TwoPhase::new`] builds everything in memory (move tables, the 48 symmetries, the 64,430
@@ -13,11 +13,8 @@
 //! `twophase-phase1.pdb`, `twophase-phase2.pdb` and `twophase-corner-slice.pdb`. A missing file
 //! is built and written; an existing one is loaded and checked, and a damaged one is an error.
 
-pub(crate) mod coord;
 mod prune;
 mod search;
-pub(crate) mod symmetry;
-pub use symmetry::diagonal_turns;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -27,15 +24,15 @@ use std::time::{Duration, Instant};
 use crate::cube::{Cube, Move};
 use crate::pdb::file::{self, TableError, TableKind};
 
-use coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
+use crate::coord::symmetry::SymTables;
+use crate::coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
 use prune::{Mod3Table, Phase1Space, Phase2Space, SymSpace};
 use search::{Direction, Shared};
-use symmetry::SymTables;
 
 /// The solver: owns every table it needs. Build once, solve many positions; `Sync`, so one
 /// instance can serve many threads.
 pub struct TwoPhase {
-    mv: MoveTables,
+    mv: &'static MoveTables,
     sym: SymTables,
     /// Distance mod 3 to G1, by flip-slice class × twist.
     phase1: Mod3Table,
@@ -164,7 +161,7 @@ impl TwoPhase {
 
     /// The solver with move and symmetry tables but empty pruning tables.
     fn without_pruning() -> Self {
-        let (mv, sym) = rayon::join(MoveTables::new, SymTables::new);
+        let (mv, sym) = rayon::join(MoveTables::get, SymTables::new);
         TwoPhase {
             mv,
             sym,
@@ -377,9 +374,9 @@ mod tests {
                 Cube::from_moves(&seq)
             };
             let want = tp.phase1_distance(
-                coord::flip(&c.eo()) as usize,
-                coord::twist(&c.co()) as usize,
-                coord::slice_sorted(&c.ep()) as usize,
+                crate::coord::flip(&c.eo()) as usize,
+                crate::coord::twist(&c.co()) as usize,
+                crate::coord::slice_sorted(&c.ep()) as usize,
             );
             assert_eq!(table.get(Pattern::Phase1.index(&c)), want, "{c:?}");
             seen[want as usize] = true;

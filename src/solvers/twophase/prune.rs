@@ -28,8 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::TwoPhase;
-use super::coord::{N_FLIP, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
-use super::symmetry::N_SYM_UD;
+use crate::coord::symmetry::N_SYM_UD;
+use crate::coord::{N_FLIP, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
 
 /// Switch to backward search once the empty entries are fewer than this many times the
 /// frontier.
@@ -444,8 +444,8 @@ mod tests {
 
     #[test]
     fn table_distances_match_brute_force() {
+        use crate::coord;
         use crate::cube::{Cube, Move, Rng};
-        use crate::solvers::twophase::coord;
         let tp = crate::solvers::twophase::tests::solver();
         let mv = &tp.mv;
         let mut rng = Rng::new(31);

@@ -27,9 +27,9 @@ use std::time::Instant;
 use crate::cube::{ALLOWED_AFTER, Cube, Face, Move, invert_sequence};
 
 use super::TwoPhase;
-use super::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVES};
 use super::prune::step_distance;
-use super::symmetry::S_URF3;
+use crate::coord::symmetry::S_URF3;
+use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVES};
 
 /// Longest phase 2 tried for a phase-1 solution. Longer phase 2s are rarely worth their cost:
 /// a slightly longer phase 1 usually leads to a shorter total much sooner.

@@ -1,10 +1,14 @@
-//! Coordinates of the two phases and their move tables.
+//! Coordinates: numbers that each describe one aspect of a position, with move tables, and the
+//! cube symmetries that act on them ([`symmetry`]).
 //!
 //! A coordinate is a number that describes one aspect of a position (corner twists, edge flips,
-//! where the four UD-slice edges are, ...). The search never touches cubies: it keeps a few
-//! coordinates and updates each one with a table lookup per move.
+//! where the four UD-slice edges are, ...). A search that keeps coordinates never touches
+//! cubies: it updates each coordinate with one lookup per move in a [`MoveTables`] table. The
+//! two-phase solver searches on them, the phase-1 pattern databases are indexed by them, and the
+//! optimal solver tracks the corner coordinates of the position with them (the corner table's
+//! index is `corners * 2187 + twist`).
 //!
-//! Phase 1 (reach the subgroup G1 = <U, D, R2, L2, F2, B2>):
+//! Kociemba's phase 1 (reach the subgroup G1 = <U, D, R2, L2, F2, B2>):
 //! - `twist`, 0..3^7: corner twists of positions URF..DBL in base 3 (the last is implied);
 //! - `flip`, 0..2^11: edge flips of positions UR..BL in base 2 (the last is implied);
 //! - `slice_sorted`, 0..11880: which 4 positions hold the UD-slice edges FR, FL, BL, BR (one of
@@ -12,7 +16,7 @@
 //!   the combination, `slice_sorted / 24`; its order carries over to phase 2.
 //!
 //! Phase 2 (inside G1, where twist = flip = combination = 0):
-//! - `corners`, 0..8!: the corner permutation;
+//! - `corners`, 0..8!: the corner permutation (Lehmer rank, [`crate::rank`]);
 //! - `ud_edges`, 0..8!: the permutation of the eight U- and D-layer edges (only meaningful in G1);
 //! - the slice permutation, 0..24, which is `slice_sorted` itself because the combination is 0.
 //!
@@ -20,6 +24,8 @@
 //! combination rank of the slice positions FR, FL, BL, BR is 0, so G1 is "twist = flip =
 //! slice_sorted / 24 = 0". The functions work on the plain cubie arrays so that the symmetry module
 //! can use them on mirrored cubes too.
+
+pub mod symmetry;
 
 use std::sync::OnceLock;
 
@@ -180,7 +186,13 @@ fn table(
 }
 
 impl MoveTables {
-    pub fn new() -> MoveTables {
+    /// The move tables, built once per process (about 0.1 s) and shared.
+    pub fn get() -> &'static MoveTables {
+        static TABLES: OnceLock<MoveTables> = OnceLock::new();
+        TABLES.get_or_init(MoveTables::new)
+    }
+
+    pub(crate) fn new() -> MoveTables {
         let all: Vec<usize> = (0..N_MOVES).collect();
         let solved = Cube::SOLVED;
         MoveTables {

@@ -17,7 +17,7 @@
 
 use crate::cube::{Cube, Move};
 
-use super::coord::{self, N_MOVES, N_PERM8, N_TWIST};
+use crate::coord::{self, N_MOVES, N_PERM8, N_TWIST};
 
 /// Number of symmetries that keep the UD axis.
 pub const N_SYM_UD: usize = 16;
@@ -127,7 +127,7 @@ pub struct Symmetries {
 }
 
 impl Symmetries {
-    pub fn new() -> Symmetries {
+    pub(crate) fn new() -> Symmetries {
         let mut cubes = [SymCube::IDENTITY; 48];
         let mut c = SymCube::IDENTITY;
         let mut idx = 0;
@@ -255,7 +255,7 @@ pub struct SymTables {
 }
 
 impl SymTables {
-    pub fn new() -> SymTables {
+    pub(crate) fn new() -> SymTables {
         let syms = Symmetries::new();
         let flipslice = SymClasses::build(
             &syms,
