@@ -30,7 +30,10 @@ pub mod symmetry;
 use std::sync::OnceLock;
 
 use crate::cube::{Cube, Move};
-use crate::rank::{binomial, permutation, rank_digits, unrank_digits};
+use crate::rank::{PartialPerm, binomial, permutation, rank_digits, unrank_digits};
+
+const PERM4: PartialPerm = permutation(4);
+const PERM8: PartialPerm = permutation(8);
 
 pub const N_TWIST: usize = 2187;
 pub const N_FLIP: usize = 2048;
@@ -80,17 +83,17 @@ pub fn slice_sorted(ep: &[u8; 12]) -> u16 {
             k += 1;
         }
     }
-    (slice_comb(ep) * N_SLICE_PERM + permutation(4).rank(&order) as usize) as u16
+    (slice_comb(ep) * N_SLICE_PERM + PERM4.rank(&order) as usize) as u16
 }
 
 /// Corner permutation coordinate, 0..40320.
 pub fn corners(cp: &[u8; 8]) -> u16 {
-    permutation(8).rank(cp) as u16
+    PERM8.rank(cp) as u16
 }
 
 /// Permutation of the U and D edges, 0..40320; `ep[..8]` must hold the pieces 0..8 (G1).
 pub fn ud_edges(ep: &[u8; 12]) -> u16 {
-    permutation(8).rank(&ep[..8]) as u16
+    PERM8.rank(&ep[..8]) as u16
 }
 
 /// A cube with the given twist and everything else solved.
@@ -128,7 +131,7 @@ pub fn slice_sorted_edges(ss: usize) -> [u8; 12] {
     let (comb, perm) = (ss / N_SLICE_PERM, ss % N_SLICE_PERM);
     let positions = slice_combinations()[comb];
     let mut order = [0u8; 4];
-    permutation(4).unrank(perm as u64, &mut order);
+    PERM4.unrank(perm as u64, &mut order);
     let mut ep = [0u8; 12];
     let (mut k, mut other) = (0, 0);
     for p in 0..12 {
@@ -146,14 +149,14 @@ pub fn slice_sorted_edges(ss: usize) -> [u8; 12] {
 /// A corner permutation with the given coordinate.
 pub fn corners_perm(c: usize) -> [u8; 8] {
     let mut cp = [0u8; 8];
-    permutation(8).unrank(c as u64, &mut cp);
+    PERM8.unrank(c as u64, &mut cp);
     cp
 }
 
 /// A G1 edge permutation with the given `ud_edges` coordinate and the slice edges in place.
 pub fn ud_edges_perm(u: usize) -> [u8; 12] {
     let mut ep = Cube::SOLVED.ep();
-    permutation(8).unrank(u as u64, &mut ep[..8]);
+    PERM8.unrank(u as u64, &mut ep[..8]);
     ep
 }
 

@@ -90,6 +90,11 @@ impl Move {
     pub fn cube(self) -> &'static Cube {
         &MOVE_CUBES[self.0 as usize]
     }
+    /// The cubie-level effect of the inverse move, `self.inverse().cube()`.
+    #[inline(always)]
+    pub fn inverse_cube(self) -> &'static Cube {
+        &INVERSE_MOVE_CUBES[self.0 as usize]
+    }
 }
 
 impl std::fmt::Display for Move {
@@ -161,6 +166,19 @@ const fn build_move_cubes() -> [Cube; 18] {
 
 /// The cubie effect of each of the 18 moves, by [`Move::index`]. The one move table.
 pub static MOVE_CUBES: [Cube; 18] = build_move_cubes();
+
+/// The same table by the index of the inverse move: `INVERSE_MOVE_CUBES[m]` is
+/// `MOVE_CUBES[m.inverse()]`, what a search that tracks inverse cubes applies (no arithmetic on
+/// the move index in its inner loop).
+static INVERSE_MOVE_CUBES: [Cube; 18] = {
+    let mut t = [Cube::SOLVED; 18];
+    let mut m = 0;
+    while m < 18 {
+        t[m] = MOVE_CUBES[Move(m as u8).inverse().0 as usize];
+        m += 1;
+    }
+    t
+};
 
 /// Bit set of moves allowed after a move on face `prev_face` (index 6 = no previous move).
 ///

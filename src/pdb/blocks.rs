@@ -53,12 +53,12 @@ pub(crate) trait Layout: Sync {
 /// relabelling of a tracked piece's slot in the inverse cube when `m` is applied.
 #[inline(always)]
 fn corner_relabel(m: usize) -> &'static [u8; 16] {
-    Move::from_index(m).inverse().cube().corner_bytes()
+    Move::from_index(m).inverse_cube().corner_bytes()
 }
 
 #[inline(always)]
 fn edge_relabel(m: usize) -> &'static [u8; 16] {
-    Move::from_index(m).inverse().cube().edge_bytes()
+    Move::from_index(m).inverse_cube().edge_bytes()
 }
 
 /// Digit-wise sum mod 3 of two base-3 numbers of `DIGITS` digits.

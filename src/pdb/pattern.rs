@@ -14,7 +14,7 @@
 
 use super::phase1::{self, Phase1Space};
 use crate::cube::{Cube, Move};
-use crate::rank::{PartialPerm, permutation, rank_digits, unrank_digits};
+use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
 /// One of the pattern databases optcube can build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,11 +129,11 @@ impl Pattern {
     pub fn index_of_inverse(self, q: &Cube) -> u64 {
         match self {
             Pattern::Corners => corner_index(q),
-            Pattern::Edges7A => edge_index::<7>(q, 0),
-            Pattern::Edges7B => edge_index::<7>(q, 5),
+            Pattern::Edges7A => edge_index::<7, 0>(q),
+            Pattern::Edges7B => edge_index::<7, 5>(q),
             Pattern::EdgePerm => edge_perm_index(q),
-            Pattern::Edges6A => edge_index::<6>(q, 0),
-            Pattern::Edges6B => edge_index::<6>(q, 6),
+            Pattern::Edges6A => edge_index::<6, 0>(q),
+            Pattern::Edges6B => edge_index::<6, 6>(q),
             Pattern::Phase1 | Pattern::Phase1Sorted => self.index_of_position(&q.inverse()),
         }
     }
@@ -143,6 +143,16 @@ impl Pattern {
     #[inline(always)]
     pub fn reads_position(self) -> bool {
         matches!(self, Pattern::Phase1 | Pattern::Phase1Sorted)
+    }
+
+    /// Does the table give a position and its inverse the same value? True for the patterns
+    /// that track every piece of a kind (all corners; all edge positions): there the abstract
+    /// state is a group element, the inverse position's state is its inverse, and a group
+    /// element and its inverse are equally far from the identity. A dual lookup of such a table
+    /// adds nothing, and the search skips it.
+    #[inline(always)]
+    pub fn is_self_dual(self) -> bool {
+        matches!(self, Pattern::Corners | Pattern::EdgePerm)
     }
 
     /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
@@ -174,11 +184,11 @@ impl Pattern {
         };
         match self {
             Pattern::Corners => each(corner_index),
-            Pattern::Edges7A => each(|q| edge_index::<7>(q, 0)),
-            Pattern::Edges7B => each(|q| edge_index::<7>(q, 5)),
+            Pattern::Edges7A => each(edge_index::<7, 0>),
+            Pattern::Edges7B => each(edge_index::<7, 5>),
             Pattern::EdgePerm => each(edge_perm_index),
-            Pattern::Edges6A => each(|q| edge_index::<6>(q, 0)),
-            Pattern::Edges6B => each(|q| edge_index::<6>(q, 6)),
+            Pattern::Edges6A => each(edge_index::<6, 0>),
+            Pattern::Edges6B => each(edge_index::<6, 6>),
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, which, f)
             }
@@ -229,7 +239,7 @@ impl Pattern {
     /// The inverse cube after applying move `m` to the position: `m⁻¹ · q`.
     #[inline(always)]
     pub fn neighbour_inverse(q: &Cube, m: Move) -> Cube {
-        m.inverse().cube().compose(q)
+        m.inverse_cube().compose(q)
     }
 }
 
@@ -242,25 +252,21 @@ impl std::fmt::Display for Pattern {
 #[inline(always)]
 fn corner_index(q: &Cube) -> u64 {
     let b = q.corner_bytes();
-    let pos: [u8; 8] = std::array::from_fn(|i| b[i] & 0x0f);
     let ori: [u8; 7] = std::array::from_fn(|i| b[i] >> 4);
-    PERM8.rank(&pos) * 2187 + rank_digits(&ori, 3) as u64
+    PERM8.rank_nibbles::<0>(b) * 2187 + rank_digits(&ori, 3) as u64
 }
 
+/// Index of `K` edges starting at piece `START`: their positions, then their flips.
 #[inline(always)]
-fn edge_index<const K: usize>(q: &Cube, start: usize) -> u64 {
+fn edge_index<const K: usize, const START: i32>(q: &Cube) -> u64 {
     let b = q.edge_bytes();
-    let pos: [u8; K] = std::array::from_fn(|i| b[start + i] & 0x0f);
-    let ori: [u8; K] = std::array::from_fn(|i| b[start + i] >> 4);
     let pp = if K == 7 { &PICK7 } else { &PICK6 };
-    (pp.rank(&pos) << K) | rank_digits(&ori, 2) as u64
+    (pp.rank_nibbles::<START>(b) << K) | rank_flips::<START>(b, K) as u64
 }
 
 #[inline(always)]
 fn edge_perm_index(q: &Cube) -> u64 {
-    let b = q.edge_bytes();
-    let pos: [u8; 12] = std::array::from_fn(|i| b[i] & 0x0f);
-    PERM12.rank(&pos)
+    PERM12.rank_nibbles::<0>(q.edge_bytes())
 }
 
 #[cfg(test)]

@@ -28,7 +28,9 @@ use crate::coord::{
     self, MoveTables, N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST,
 };
 use crate::cube::Cube;
-use crate::rank::permutation;
+use crate::rank::{PartialPerm, permutation};
+
+const PERM4: PartialPerm = permutation(4);
 use std::sync::OnceLock;
 
 /// Classes of flip × slice places under the 16 UD symmetries (DESIGN.md §5).
@@ -61,7 +63,7 @@ fn rank4() -> &'static [u8; 256] {
         let mut t = [0u8; 256];
         let mut order = [0u8; 4];
         for r in 0..24 {
-            permutation(4).unrank(r, &mut order);
+            PERM4.unrank(r, &mut order);
             let key = order
                 .iter()
                 .enumerate()

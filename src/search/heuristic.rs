@@ -125,7 +125,7 @@ impl Heuristic {
             let (pat, t) = self.table(l);
             let (own, other) = if pat.reads_position() { (p, q) } else { (q, p) };
             h = h.max(t.get(pat.index_of_input(&l.cube(own))));
-            if dual {
+            if dual && !pat.is_self_dual() {
                 h = h.max(t.get(pat.index_of_input(&l.cube(other))));
             }
         }

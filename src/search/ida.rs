@@ -8,6 +8,12 @@
 //! entries prefetched, then evaluated lazily: lookup by lookup, a child is dropped at the first
 //! value that prunes it.
 //!
+//! Work units: each iteration splits the tree at a shallow depth into subtrees, most promising
+//! first, which the threads take from a shared list. Each thread interleaves several depth-first
+//! searches ("lanes", [`SearchOptions::lanes`]) and switches lane at every memory round: while the
+//! entries one lane prefetched are on their way from memory, the other lanes compute. The
+//! corner table is read at the position's corner coordinates, kept by move tables ([`Node`]).
+//!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
 //! heuristic is admissible). A search that is stopped (Ctrl-C, `max_depth`) never claims
@@ -15,7 +21,9 @@
 //! generated (heuristic evaluations), root included.
 
 use super::heuristic::{Heuristic, Lookup};
+use crate::coord::{self, MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::pdb::Pattern;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -31,6 +39,8 @@ pub struct SearchOptions {
     pub split_depth: u8,
     /// Also look up the inverse position (dual heuristic); the search then tracks both.
     pub dual: bool,
+    /// Depth-first searches interleaved on each thread (1 = one at a time); see [`Worker::step`].
+    pub lanes: usize,
 }
 
 impl Default for SearchOptions {
@@ -40,6 +50,7 @@ impl Default for SearchOptions {
             max_depth: 20,
             split_depth: 3,
             dual: false,
+            lanes: 4,
         }
     }
 }
@@ -69,203 +80,396 @@ pub struct SearchResult {
     pub interrupted: bool,
 }
 
+/// A node of the search: the position, its inverse, and the corner coordinates of the
+/// position.
+///
+/// The corner table is indexed by the corner coordinates of the *position* (`corners * 2187 +
+/// twist`, [`crate::coord`]), kept by two move-table lookups per move instead of ranking the
+/// corners of every child. That index is the one the table gives the inverse cube of `p⁻¹`, and
+/// a position and its inverse are equally far from solved in the corner group, so the value is
+/// the one the inverse cube's own index reads (`corner_coordinates_read_the_same_entries`).
+#[derive(Clone, Copy)]
+struct Node {
+    /// The position; kept only when the search tracks it (`track_p`).
+    p: Cube,
+    q: Cube,
+    corners: [u16; 2],
+}
+
+impl Node {
+    fn new(p: &Cube, q: &Cube) -> Node {
+        Node {
+            p: *p,
+            q: *q,
+            corners: [coord::corners(&p.cp()), coord::twist(&p.co())],
+        }
+    }
+
+    /// The node after move `m`.
+    #[inline(always)]
+    fn child(&self, m: usize, track_p: bool, mt: &MoveTables) -> Node {
+        let mv = Move::from_index(m);
+        Node {
+            p: if track_p {
+                self.p.compose(mv.cube())
+            } else {
+                Cube::SOLVED
+            },
+            q: mv.inverse_cube().compose(&self.q),
+            corners: [
+                mt.corners[self.corners[0] as usize * N_MOVES + m],
+                mt.twist[self.corners[1] as usize * N_MOVES + m],
+            ],
+        }
+    }
+}
+
+/// The corner table index of corner coordinates.
+#[inline(always)]
+fn corner_entry(c: [u16; 2]) -> u64 {
+    c[0] as u64 * coord::N_TWIST as u64 + c[1] as u64
+}
+
 /// A node's frame on the explicit stack.
 #[derive(Clone, Copy)]
 struct Frame {
-    p: Cube,
-    q: Cube,
+    node: Node,
     /// Surviving children: (move index, heuristic value), sorted by value.
     children: [(u8, u8); 18],
     len: u8,
     next: u8,
 }
 
-/// Searches one subtree with a fixed bound; reusable buffers live here.
+/// The expansion of one node in progress: its children, and how far their evaluation got.
+/// Reused from node to node, so an expansion initializes nothing it does not write.
+struct Expansion {
+    node: Node,
+    /// Depth of the node.
+    g: u8,
+    n: usize,
+    moves: [u8; 18],
+    cps: [Cube; 18],
+    cqs: [Cube; 18],
+    corners: [[u16; 2]; 18],
+    turned: [Cube; 18],
+    idx: [u64; 18],
+    idx_dual: [u64; 18],
+    /// Children still alive, as indices into the arrays above, and their values so far.
+    alive: [u8; 18],
+    n_alive: usize,
+    h: [u8; 18],
+    /// The lookup whose entries are prefetched and are read next.
+    lookup: usize,
+}
+
+/// One depth-first search of a work unit's subtree, in progress. A thread runs several lanes
+/// and switches between them at every memory round (see [`Worker::step`]).
+struct Lane {
+    stack: Vec<Frame>,
+    /// Moves from the unit's node to the node being expanded.
+    path: Vec<Move>,
+    /// The unit being searched (index into the units).
+    unit: usize,
+    exp: Box<Expansion>,
+    /// An expansion is in progress: `exp.lookup` is prefetched.
+    expanding: bool,
+    /// No unit is left for this lane.
+    done: bool,
+}
+
+impl Lane {
+    fn new() -> Lane {
+        Lane {
+            stack: Vec::with_capacity(24),
+            path: Vec::with_capacity(24),
+            unit: 0,
+            exp: Box::new(Expansion {
+                node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
+                g: 0,
+                n: 0,
+                moves: [0; 18],
+                cps: [Cube::SOLVED; 18],
+                cqs: [Cube::SOLVED; 18],
+                corners: [[0; 2]; 18],
+                turned: [Cube::SOLVED; 18],
+                idx: [0; 18],
+                idx_dual: [0; 18],
+                alive: [0; 18],
+                n_alive: 0,
+                h: [0; 18],
+                lookup: 0,
+            }),
+            expanding: false,
+            done: false,
+        }
+    }
+}
+
+/// What a lane's step ended with.
+enum Step {
+    /// The lane has work in flight.
+    Working,
+    /// No unit is left, or the search was stopped.
+    Done,
+    /// A solution: the moves from the root.
+    Solved(Vec<Move>),
+}
+
+/// Searches work units with a fixed bound on one thread; counts nodes and the smallest f that
+/// exceeded the bound.
 struct Worker<'a> {
     h: &'a Heuristic,
+    mt: &'static MoveTables,
     dual: bool,
     /// The positions are needed (dual, or a table that reads the position).
     track_p: bool,
     bound: u8,
     nodes: u64,
     min_exceeded: u8,
-    stack: Vec<Frame>,
 }
 
 impl<'a> Worker<'a> {
     fn new(h: &'a Heuristic, dual: bool, bound: u8) -> Worker<'a> {
         Worker {
             h,
+            mt: MoveTables::get(),
             dual,
             track_p: dual || h.reads_position(),
             bound,
             nodes: 0,
             min_exceeded: u8::MAX,
-            stack: Vec::with_capacity(24),
         }
     }
 
-    /// Generates and evaluates the children of node (p, q) at depth g. Returns the frame, or
-    /// the solving move if a child is solved.
-    ///
-    /// Evaluation goes table by table across all children: the indices of the children still
-    /// alive are computed and their entries prefetched, then read, so the cache misses of one
-    /// table overlap; a child is dropped at the first table that prunes it, and later tables
-    /// are not consulted for it.
-    #[inline]
-    fn expand(&mut self, p: &Cube, q: &Cube, g: u8, last_face: usize) -> Result<Frame, Move> {
-        let (dual, track_p) = (self.dual, self.track_p);
-        let allowed = ALLOWED_AFTER[last_face];
-        let mut moves = [0u8; 18];
-        let mut cps = [Cube::SOLVED; 18];
-        let mut cqs = [Cube::SOLVED; 18];
-        let mut n = 0;
-        for m in Move::all() {
-            if allowed & (1 << m.index()) != 0 {
-                moves[n] = m.index() as u8;
-                cqs[n] = m.inverse().cube().compose(q);
-                if track_p {
-                    cps[n] = p.compose(m.cube());
-                }
-                n += 1;
-            }
-        }
-        self.nodes += n as u64;
-        let budget = self.bound - g - 1;
-        // Children still alive, as indices into the arrays above, and their values so far.
-        let mut alive = [0u8; 18];
-        let mut h = [0u8; 18];
-        for (k, a) in alive.iter_mut().enumerate().take(n) {
-            *a = k as u8;
-        }
-        let mut n_alive = n;
-        let mut idx = [0u64; 18];
-        let mut idx_dual = [0u64; 18];
-        let mut turned = [Cube::SOLVED; 18];
-        for l in self.h.lookups() {
-            let (pat, table) = self.h.table(l);
-            let which = &alive[..n_alive];
-            // The cubes the pattern reads, and those of the inverse (dual) position.
-            let (own, other) = if pat.reads_position() {
-                (&cps, &cqs)
-            } else {
-                (&cqs, &cps)
-            };
-            pat.for_each_index(turn(l, own, which, &mut turned), which, |k, i| {
-                idx[k] = i;
-                table.prefetch(i);
-            });
-            if dual {
-                pat.for_each_index(turn(l, other, which, &mut turned), which, |k, i| {
-                    idx_dual[k] = i;
-                    table.prefetch(i);
-                });
-            }
-            let mut kept = 0;
-            for j in 0..n_alive {
-                let k = alive[j] as usize;
-                let mut v = table.get(idx[k]);
-                if dual {
-                    v = v.max(table.get(idx_dual[k]));
-                }
-                h[k] = h[k].max(v);
-                if h[k] > budget {
-                    self.min_exceeded = self.min_exceeded.min(g + 1 + h[k]);
-                } else {
-                    alive[kept] = k as u8;
-                    kept += 1;
-                }
-            }
-            n_alive = kept;
-        }
-        let mut frame = Frame {
-            p: *p,
-            q: *q,
-            children: [(0, 0); 18],
-            len: 0,
-            next: 0,
-        };
-        for &k in &alive[..n_alive] {
-            let k = k as usize;
-            let v = h[k];
-            if v == 0 && cqs[k].is_solved() {
-                return Err(Move::from_index(moves[k] as usize));
-            }
-            // Insertion keeps the children sorted by value (stable: ties keep move order).
-            let mut i = frame.len as usize;
-            while i > 0 && frame.children[i - 1].1 > v {
-                frame.children[i] = frame.children[i - 1];
-                i -= 1;
-            }
-            frame.children[i] = (moves[k], v);
-            frame.len += 1;
-        }
-        Ok(frame)
-    }
-
-    /// Depth-first search of the subtree below (p, q) at depth `g0`; returns the moves from
-    /// that node to solved if a solution within the bound exists there.
-    fn search(
+    /// Searches `units` (taking the next one from `next` whenever a lane is free) with
+    /// `lanes` interleaved lanes; returns a solution if one is found. Stops early once either
+    /// of `stops` is set (an outside stop, a solution found by another thread).
+    fn run(
         &mut self,
-        p: &Cube,
-        q: &Cube,
-        g0: u8,
-        last_face: usize,
-        stop: &AtomicBool,
+        units: &[Unit],
+        next: &AtomicUsize,
+        lanes: usize,
+        stops: [&AtomicBool; 2],
     ) -> Option<Vec<Move>> {
-        if g0 == self.bound {
-            return None;
-        }
-        let mut path: Vec<Move> = Vec::with_capacity(24);
-        self.stack.clear();
-        match self.expand(p, q, g0, last_face) {
-            Ok(f) => self.stack.push(f),
-            Err(m) => return Some(vec![m]),
-        }
+        let mut lanes: Vec<Lane> = (0..lanes.max(1)).map(|_| Lane::new()).collect();
         loop {
-            let depth = self.stack.len() as u8;
-            let Some(top) = self.stack.last_mut() else {
-                break;
+            let mut working = false;
+            for lane in lanes.iter_mut().filter(|l| !l.done) {
+                match self.step(lane, units, next, stops) {
+                    Step::Working => working = true,
+                    Step::Done => lane.done = true,
+                    Step::Solved(moves) => return Some(moves),
+                }
+            }
+            if !working {
+                return None;
+            }
+        }
+    }
+
+    /// One step of a lane: reads the entries prefetched by its previous step and prunes, then
+    /// prefetches the next lookup's entries, or, once the node is evaluated, pushes its frame,
+    /// picks the next node of the lane's depth-first order, generates its children and
+    /// prefetches their first lookup. Between two steps of a lane the other lanes run, which
+    /// hides the memory latency of the prefetches.
+    #[inline]
+    fn step(
+        &mut self,
+        lane: &mut Lane,
+        units: &[Unit],
+        next: &AtomicUsize,
+        stops: [&AtomicBool; 2],
+    ) -> Step {
+        if lane.expanding {
+            self.evaluate(&mut lane.exp);
+            if lane.exp.n_alive > 0 && lane.exp.lookup < self.h.lookups().len() {
+                self.prepare(&mut lane.exp);
+                return Step::Working;
+            }
+            lane.expanding = false;
+            if let Some(m) = push_frame(&lane.exp, &mut lane.stack) {
+                let mut moves = units[lane.unit].moves.clone();
+                moves.extend_from_slice(&lane.path);
+                moves.push(m);
+                return Step::Solved(moves);
+            }
+        }
+        if stops[0].load(Relaxed) || stops[1].load(Relaxed) {
+            return Step::Done;
+        }
+        // The next node to expand in depth-first order.
+        loop {
+            let depth = lane.stack.len() as u8;
+            let Some(top) = lane.stack.last_mut() else {
+                // The unit is finished (or none was taken yet): take the next one.
+                let i = next.fetch_add(1, Relaxed);
+                let Some(u) = units.get(i) else {
+                    return Step::Done;
+                };
+                lane.unit = i;
+                lane.path.clear();
+                let last = u.moves.last().map_or(6, |m| m.face_index());
+                self.begin(
+                    &mut lane.exp,
+                    &Node::new(&u.p, &u.q),
+                    u.moves.len() as u8,
+                    last,
+                );
+                lane.expanding = true;
+                return Step::Working;
             };
             if top.next == top.len {
-                self.stack.pop();
-                path.pop();
+                lane.stack.pop();
+                lane.path.pop();
                 continue;
             }
             let (mi, _) = top.children[top.next as usize];
             top.next += 1;
-            let g = g0 + depth; // depth of the child
+            let g = units[lane.unit].moves.len() as u8 + depth; // depth of the child
             if g >= self.bound {
                 // A leaf within the bound that is not solved (h = 0 without being solved, which
                 // tables that ignore some pieces allow): its children have f >= bound + 1.
                 self.min_exceeded = self.min_exceeded.min(self.bound + 1);
                 continue;
             }
-            if stop.load(Relaxed) {
-                return None;
-            }
             let m = Move::from_index(mi as usize);
-            let (tp, tq) = (top.p, top.q);
-            let cq = m.inverse().cube().compose(&tq);
-            let cp = if self.track_p {
-                tp.compose(m.cube())
-            } else {
-                Cube::SOLVED
-            };
-            match self.expand(&cp, &cq, g, m.face_index()) {
-                Ok(f) => {
-                    path.push(m);
-                    self.stack.push(f);
-                }
-                Err(last) => {
-                    path.push(m);
-                    path.push(last);
-                    return Some(path);
-                }
-            }
+            let child = top.node.child(mi as usize, self.track_p, self.mt);
+            lane.path.push(m);
+            self.begin(&mut lane.exp, &child, g, m.face_index());
+            lane.expanding = true;
+            return Step::Working;
         }
-        None
     }
+
+    /// Generates the children of `node` at depth `g` into `e` and prefetches their entries of
+    /// the first lookup.
+    #[inline(always)]
+    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize) {
+        let track_p = self.track_p;
+        let crow = &self.mt.corners[node.corners[0] as usize * N_MOVES..][..N_MOVES];
+        let trow = &self.mt.twist[node.corners[1] as usize * N_MOVES..][..N_MOVES];
+        let mut n = 0;
+        let mut allowed = ALLOWED_AFTER[last_face];
+        while allowed != 0 {
+            let m = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            let mv = Move::from_index(m);
+            e.moves[n] = m as u8;
+            e.cqs[n] = mv.inverse_cube().compose(&node.q);
+            if track_p {
+                e.cps[n] = node.p.compose(mv.cube());
+            }
+            e.corners[n] = [crow[m], trow[m]];
+            e.alive[n] = n as u8;
+            e.h[n] = 0;
+            n += 1;
+        }
+        self.nodes += n as u64;
+        e.node = *node;
+        e.g = g;
+        e.n = n;
+        e.n_alive = n;
+        e.lookup = 0;
+        if !self.h.lookups().is_empty() {
+            self.prepare(e);
+        }
+    }
+
+    /// Computes the indices of lookup `e.lookup` for the children still alive and prefetches
+    /// their entries.
+    #[inline(always)]
+    fn prepare(&self, e: &mut Expansion) {
+        let l = &self.h.lookups()[e.lookup];
+        let (pat, table) = self.h.table(l);
+        let which = &e.alive[..e.n_alive];
+        if *pat == Pattern::Corners && l.conj.is_none() {
+            for &k in which {
+                let i = corner_entry(e.corners[k as usize]);
+                e.idx[k as usize] = i;
+                table.prefetch(i);
+            }
+            return;
+        }
+        // The cubes the pattern reads, and those of the inverse (dual) position.
+        let (own, other) = if pat.reads_position() {
+            (&e.cps, &e.cqs)
+        } else {
+            (&e.cqs, &e.cps)
+        };
+        let idx = &mut e.idx;
+        pat.for_each_index(turn(l, own, which, &mut e.turned), which, |k, i| {
+            idx[k] = i;
+            table.prefetch(i);
+        });
+        // Self-dual tables read the same entry for the inverse position.
+        if self.dual && !pat.is_self_dual() {
+            let idx_dual = &mut e.idx_dual;
+            pat.for_each_index(turn(l, other, which, &mut e.turned), which, |k, i| {
+                idx_dual[k] = i;
+                table.prefetch(i);
+            });
+        }
+    }
+
+    /// Reads the entries of lookup `e.lookup` and drops the children it prunes.
+    #[inline(always)]
+    fn evaluate(&mut self, e: &mut Expansion) {
+        let l = &self.h.lookups()[e.lookup];
+        let (pat, table) = self.h.table(l);
+        // (The corner lookup is self-dual too: `prepare` computes no dual indices for it.)
+        let dual = self.dual && !pat.is_self_dual();
+        let budget = self.bound - e.g - 1;
+        // Branch-free: whether a child is pruned is close to a coin toss.
+        let mut kept = 0;
+        let mut min_h = u8::MAX;
+        for j in 0..e.n_alive {
+            let k = e.alive[j] as usize;
+            let mut v = table.get(e.idx[k]);
+            if dual {
+                v = v.max(table.get(e.idx_dual[k]));
+            }
+            let h = e.h[k].max(v);
+            e.h[k] = h;
+            let pruned = h > budget;
+            min_h = min_h.min(if pruned { h } else { u8::MAX });
+            e.alive[kept] = k as u8;
+            kept += !pruned as usize;
+        }
+        if min_h != u8::MAX {
+            self.min_exceeded = self.min_exceeded.min(e.g + 1 + min_h);
+        }
+        e.n_alive = kept;
+        e.lookup += 1;
+    }
+}
+
+/// Pushes the frame of the evaluated expansion `e` (its surviving children sorted by value),
+/// or returns the move to a solved child.
+#[inline(always)]
+fn push_frame(e: &Expansion, stack: &mut Vec<Frame>) -> Option<Move> {
+    let mut frame = Frame {
+        node: e.node,
+        children: [(0, 0); 18],
+        len: 0,
+        next: 0,
+    };
+    for &k in &e.alive[..e.n_alive] {
+        let k = k as usize;
+        let v = e.h[k];
+        if v == 0 && e.cqs[k].is_solved() {
+            return Some(Move::from_index(e.moves[k] as usize));
+        }
+        // Insertion keeps the children sorted by value (stable: ties keep move order).
+        let mut i = frame.len as usize;
+        while i > 0 && frame.children[i - 1].1 > v {
+            frame.children[i] = frame.children[i - 1];
+            i -= 1;
+        }
+        frame.children[i] = (e.moves[k], v);
+        frame.len += 1;
+    }
+    stack.push(frame);
+    None
 }
 
 /// The cubes lookup `l` indexes for children `which`: `cubes` itself, or the turned cubes
@@ -315,7 +519,7 @@ fn split(
                     continue;
                 }
                 *nodes += 1;
-                let q = m.inverse().cube().compose(&u.q);
+                let q = m.inverse_cube().compose(&u.q);
                 let p = u.p.compose(m.cube());
                 let v = h.value(&p, &q, dual);
                 let mut moves = u.moves.clone();
@@ -337,6 +541,11 @@ fn split(
 }
 
 /// Runs one iteration with `bound`; returns (solution, nodes, smallest exceeding f).
+///
+/// The tree is split at `split_depth` into work units, most promising first; every thread
+/// takes units from the shared list as its lanes become free, so no thread idles while units
+/// are left. A solution found anywhere stops all threads: every solution of this iteration has
+/// `bound` moves and is optimal.
 fn iteration(
     h: &Heuristic,
     p: &Cube,
@@ -348,20 +557,16 @@ fn iteration(
     let mut nodes = 0;
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
-    if opts.threads <= 1 || depth == 0 {
-        let mut w = Worker::new(h, opts.dual, bound);
-        let sol = w.search(p, q, 0, 6, stop);
-        return (sol, w.nodes + 1, w.min_exceeded);
-    }
+    let root = Unit {
+        p: *p,
+        q: *q,
+        moves: vec![],
+        h: 0,
+    };
     let units = match split(
         h,
         opts.dual,
-        Unit {
-            p: *p,
-            q: *q,
-            moves: vec![],
-            h: 0,
-        },
+        root,
         bound,
         depth,
         &mut nodes,
@@ -371,42 +576,33 @@ fn iteration(
         Err(sol) => return (Some(sol), nodes + 1, min_exceeded),
     };
     let next = AtomicUsize::new(0);
+    if opts.threads <= 1 {
+        let mut w = Worker::new(h, opts.dual, bound);
+        let sol = w.run(&units, &next, opts.lanes, [stop, stop]);
+        return (sol, nodes + 1 + w.nodes, min_exceeded.min(w.min_exceeded));
+    }
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
-    let found_flag = AtomicBool::new(false);
     let total_nodes = AtomicU64::new(nodes + 1);
     let min_ex = std::sync::atomic::AtomicU8::new(min_exceeded);
     // Either an outside stop or a solution found by a sibling ends the iteration's workers.
     let local_stop = AtomicBool::new(false);
     std::thread::scope(|s| {
-        for _ in 0..opts.threads {
-            s.spawn(|| {
-                let mut w = Worker::new(h, opts.dual, bound);
-                loop {
-                    if stop.load(Relaxed) {
+        let workers: Vec<_> = (0..opts.threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut w = Worker::new(h, opts.dual, bound);
+                    let stops = [stop, &local_stop];
+                    if let Some(sol) = w.run(&units, &next, opts.lanes, stops) {
+                        found.lock().expect("lock").get_or_insert(sol);
                         local_stop.store(true, Relaxed);
                     }
-                    if local_stop.load(Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Relaxed);
-                    let Some(u) = units.get(i) else { break };
-                    let last = u.moves.last().map_or(6, |m| m.face_index());
-                    if let Some(rest) = w.search(&u.p, &u.q, u.moves.len() as u8, last, &local_stop)
-                    {
-                        let mut sol = u.moves.clone();
-                        sol.extend(rest);
-                        let mut f = found.lock().expect("lock");
-                        if f.is_none() {
-                            *f = Some(sol);
-                        }
-                        found_flag.store(true, Relaxed);
-                        local_stop.store(true, Relaxed);
-                        break;
-                    }
-                }
-                total_nodes.fetch_add(w.nodes, Relaxed);
-                min_ex.fetch_min(w.min_exceeded, Relaxed);
-            });
+                    total_nodes.fetch_add(w.nodes, Relaxed);
+                    min_ex.fetch_min(w.min_exceeded, Relaxed);
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().expect("search worker");
         }
     });
     let sol = found.into_inner().expect("lock");

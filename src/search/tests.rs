@@ -3,6 +3,7 @@
 use super::brute::Ball;
 use super::{Heuristic, SearchOptions, solve};
 use crate::cube::{Cube, Move, Rng, parse_moves};
+use crate::pdb::Pattern;
 use crate::testing::{korf6, korf6_sym, phase1};
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
@@ -92,22 +93,28 @@ fn solutions_are_optimal_up_to_10_moves() {
     for k in 0..24 {
         let c = random_walk(&mut rng, 4 + k % 7);
         let d = ball.distance(&c).expect("within 10");
-        for (threads, dual, sym) in [
-            (1, false, false),
-            (2, false, false),
-            (2, true, false),
-            (2, false, true),
-            (1, true, true),
+        for (threads, dual, sym, lanes) in [
+            (1, false, false, 1),
+            (1, false, false, 4),
+            (2, false, false, 3),
+            (2, true, false, 4),
+            (2, false, true, 2),
+            (1, true, true, 4),
         ] {
             let opts = SearchOptions {
                 threads,
                 dual,
+                lanes,
                 ..SearchOptions::default()
             };
             let heuristic = if sym { korf6_sym() } else { h() };
             let r = solve(heuristic, &c, &opts, &NO_STOP);
             let s = r.solution.expect("solved");
-            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual} sym {sym}");
+            assert_eq!(
+                s.len() as u8,
+                d,
+                "threads {threads} dual {dual} sym {sym} lanes {lanes}"
+            );
             assert!(r.optimal);
             assert!(c.apply_seq(&s).is_solved());
             assert_eq!(
@@ -136,6 +143,80 @@ fn phase1_solutions_are_optimal_up_to_10_moves() {
             let s = r.solution.expect("solved");
             assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
             assert!(r.optimal && c.apply_seq(&s).is_solved());
+        }
+    }
+}
+
+/// Interleaving lanes and threads changes the order in which subtrees are visited, not the
+/// tree: every complete iteration generates exactly the same nodes.
+#[test]
+fn lanes_and_threads_search_the_same_tree() {
+    let c = Cube::from_moves(&parse_moves("R U2 F' L D B' R2 U F' D2").unwrap());
+    let run = |threads, lanes, dual| {
+        let opts = SearchOptions {
+            threads,
+            lanes,
+            dual,
+            ..SearchOptions::default()
+        };
+        let r = solve(h(), &c, &opts, &NO_STOP);
+        assert!(r.optimal && c.apply_seq(r.solution.as_ref().unwrap()).is_solved());
+        // All but the last iteration were searched completely.
+        let complete = &r.iterations[..r.iterations.len() - 1];
+        complete
+            .iter()
+            .map(|i| (i.bound, i.nodes))
+            .collect::<Vec<_>>()
+    };
+    for dual in [false, true] {
+        let reference = run(1, 1, dual);
+        assert!(reference.len() >= 2, "{reference:?}");
+        for (threads, lanes) in [(1, 4), (1, 7), (2, 1), (2, 4)] {
+            assert_eq!(
+                run(threads, lanes, dual),
+                reference,
+                "{threads} {lanes} {dual}"
+            );
+        }
+    }
+}
+
+/// The search reads the corner table at the corner coordinates of the position (kept by move
+/// tables), while the table is indexed by the inverse cube: both give the same entry value,
+/// because the corner table is self-dual; so do the dual lookups the search skips.
+#[test]
+fn corner_coordinates_read_the_same_entries() {
+    use crate::coord::{self, MoveTables, N_MOVES};
+    use crate::testing::korf6_table;
+    let table = korf6_table(Pattern::Corners);
+    let mt = MoveTables::get();
+    let mut rng = Rng::new(31);
+    for _ in 0..3000 {
+        let p = Cube::random(&mut rng);
+        let q = p.inverse();
+        let (cp, tw) = (coord::corners(&p.cp()), coord::twist(&p.co()));
+        let by_coordinates = cp as u64 * 2187 + tw as u64;
+        assert_eq!(by_coordinates, Pattern::Corners.index_of_inverse(&p));
+        assert_eq!(
+            table.get(by_coordinates),
+            table.get(Pattern::Corners.index(&p))
+        );
+        assert!(Pattern::Corners.is_self_dual());
+        assert_eq!(
+            table.get(Pattern::Corners.index_of_inverse(&q)),
+            table.get(Pattern::Corners.index_of_inverse(&p))
+        );
+        // The move tables follow the position: coordinates of p·m.
+        for m in Move::all() {
+            let pm = p.apply(m);
+            assert_eq!(
+                mt.corners[cp as usize * N_MOVES + m.index()],
+                coord::corners(&pm.cp())
+            );
+            assert_eq!(
+                mt.twist[tw as usize * N_MOVES + m.index()],
+                coord::twist(&pm.co())
+            );
         }
     }
 }
