@@ -12,7 +12,7 @@
 //! first, which the threads take from a shared list. Each thread interleaves several depth-first
 //! searches ("lanes", [`SearchOptions::lanes`]) and switches lane at every memory round: while the
 //! entries one lane prefetched are on their way from memory, the other lanes compute. The
-//! corner table is read at the position's corner coordinates, kept by move tables ([`Node`]).
+//! corner table is read at the position's corner coordinates, kept by move tables (`Node`).
 //!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
@@ -39,7 +39,7 @@ pub struct SearchOptions {
     pub split_depth: u8,
     /// Also look up the inverse position (dual heuristic); the search then tracks both.
     pub dual: bool,
-    /// Depth-first searches interleaved on each thread (1 = one at a time); see [`Worker::step`].
+    /// Depth-first searches interleaved on each thread (1 = one at a time); see the module docs.
     pub lanes: usize,
 }
 
