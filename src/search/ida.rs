@@ -170,6 +170,8 @@ struct Lane {
     path: Vec<Move>,
     /// The unit being searched (index into the units).
     unit: usize,
+    /// Depth of the unit's node.
+    g0: u8,
     exp: Box<Expansion>,
     /// An expansion is in progress: `exp.lookup` is prefetched.
     expanding: bool,
@@ -183,6 +185,7 @@ impl Lane {
             stack: Vec::with_capacity(24),
             path: Vec::with_capacity(24),
             unit: 0,
+            g0: 0,
             exp: Box::new(Expansion {
                 node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
                 g: 0,
@@ -307,6 +310,7 @@ impl<'a> Worker<'a> {
                     return Step::Done;
                 };
                 lane.unit = i;
+                lane.g0 = u.moves.len() as u8;
                 lane.path.clear();
                 let last = u.moves.last().map_or(6, |m| m.face_index());
                 self.begin(
@@ -325,7 +329,7 @@ impl<'a> Worker<'a> {
             }
             let (mi, _) = top.children[top.next as usize];
             top.next += 1;
-            let g = units[lane.unit].moves.len() as u8 + depth; // depth of the child
+            let g = lane.g0 + depth; // depth of the child
             if g >= self.bound {
                 // A leaf within the bound that is not solved (h = 0 without being solved, which
                 // tables that ignore some pieces allow): its children have f >= bound + 1.
