@@ -172,14 +172,15 @@ impl Pattern {
         }
     }
 
-    /// Calls `f(k, index)` for the cube `cubes[k]` of every `k` in `which`: an inverse cube, or
-    /// the position itself for patterns that [read the position](Self::reads_position). The
-    /// pattern is dispatched once for all of them, not once per cube: the search's inner loop.
+    /// Calls `f(k, index)` for the cube `cubes[k]` of every member `k` of the bit set `members`:
+    /// an inverse cube, or the position itself for patterns that
+    /// [read the position](Self::reads_position). The pattern is dispatched once for all of
+    /// them, not once per cube: the search's inner loop.
     #[inline(always)]
-    pub fn for_each_index(self, cubes: &[Cube; 18], which: &[u8], mut f: impl FnMut(usize, u64)) {
+    pub fn for_each_index(self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
         let mut each = |index: fn(&Cube) -> u64| {
-            for &k in which {
-                f(k as usize, index(&cubes[k as usize]));
+            for k in Members(members) {
+                f(k, index(&cubes[k]));
             }
         };
         match self {
@@ -190,7 +191,7 @@ impl Pattern {
             Pattern::Edges6A => each(edge_index::<6, 0>),
             Pattern::Edges6B => each(edge_index::<6, 6>),
             Pattern::Phase1 | Pattern::Phase1Sorted => {
-                Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, which, f)
+                Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, members, f)
             }
         }
     }
@@ -240,6 +241,29 @@ impl Pattern {
     #[inline(always)]
     pub fn neighbour_inverse(q: &Cube, m: Move) -> Cube {
         m.inverse_cube().compose(q)
+    }
+}
+
+/// Cubes indexed together by [`Pattern::for_each_index`]: the children of a search node.
+pub type Batch = [Cube; BATCH];
+/// Slots of a [`Batch`]: one for each bit of a `u32` member set (a node has at most 18
+/// children), so that a slot number taken from a set's bit needs no bounds check.
+pub const BATCH: usize = 32;
+
+/// The members of a bit set, in increasing order.
+#[derive(Clone, Copy)]
+pub struct Members(pub u32);
+
+impl Iterator for Members {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let k = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(k % BATCH)
     }
 }
 

@@ -22,6 +22,7 @@
 //!   ([`Layout::for_each_twin`]), so their values always agree.
 
 use super::blocks::Layout;
+use super::pattern::{BATCH, Batch, Members};
 use super::table::prefetch;
 use crate::coord::symmetry::{N_SYM_UD, SymClasses, SymCube, Symmetries};
 use crate::coord::{
@@ -165,19 +166,19 @@ impl Phase1Space {
         self.index_of(fs, twist)
     }
 
-    /// Table indices of positions `cubes[k]` for `k` in `which`, passed to `f(k, index)`. The
+    /// Table indices of positions `cubes[k]` for the members `k` of bit set `members`, passed to `f(k, index)`. The
     /// class lookups of all cubes are requested first, so their cache misses overlap.
     #[inline(always)]
-    pub fn for_each_index(&self, cubes: &[Cube; 18], which: &[u8], mut f: impl FnMut(usize, u64)) {
-        let mut coords = [(0usize, 0usize); 18];
-        for &k in which {
-            let c = self.coordinates(&cubes[k as usize]);
+    pub fn for_each_index(&self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
+        let mut coords = [(0usize, 0usize); BATCH];
+        for k in Members(members) {
+            let c = self.coordinates(&cubes[k]);
             prefetch(&self.class_sym[c.0] as *const u32);
-            coords[k as usize] = c;
+            coords[k] = c;
         }
-        for &k in which {
-            let (fs, twist) = coords[k as usize];
-            f(k as usize, self.index_of(fs, twist));
+        for k in Members(members) {
+            let (fs, twist) = coords[k];
+            f(k, self.index_of(fs, twist));
         }
     }
 

@@ -6,7 +6,8 @@
 //! surviving children sorted by heuristic value, smallest first, so the final iteration tends to
 //! meet its solution early. All children of a node are generated together, their first table
 //! entries prefetched, then evaluated lazily: lookup by lookup, a child is dropped at the first
-//! value that prunes it.
+//! value that prunes it. A lookup is skipped for all children of a node when the node's own
+//! value shows it cannot prune them (a move changes a table value by at most one).
 //!
 //! Work units: each iteration splits the tree at a shallow depth into subtrees, most promising
 //! first, which the threads take from a shared list. Each thread interleaves several depth-first
@@ -24,6 +25,7 @@ use super::heuristic::{Heuristic, Lookup};
 use crate::coord::{self, MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
+use crate::pdb::pattern::{BATCH, Batch, Members};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -41,6 +43,9 @@ pub struct SearchOptions {
     pub dual: bool,
     /// Depth-first searches interleaved on each thread (1 = one at a time); see the module docs.
     pub lanes: usize,
+    /// Skip the lookups that cannot prune any child (see the module docs). It changes only
+    /// the move order of the last iteration; off, to measure what it saves.
+    pub skip_lookups: bool,
 }
 
 impl Default for SearchOptions {
@@ -51,6 +56,7 @@ impl Default for SearchOptions {
             split_depth: 3,
             dual: false,
             lanes: 4,
+            skip_lookups: true,
         }
     }
 }
@@ -130,42 +136,76 @@ fn corner_entry(c: [u16; 2]) -> u64 {
     c[0] as u64 * coord::N_TWIST as u64 + c[1] as u64
 }
 
+/// Upper bounds of a node's values of the first [`TRACKED`] lookups, a nibble each, 15 for
+/// "unknown": the value itself where it was read, the parent's bound plus one where the lookup
+/// was skipped (see [`Worker::prepare`]).
+#[derive(Clone, Copy)]
+struct Bounds(u32);
+
+/// Lookups whose values are kept in [`Bounds`].
+const TRACKED: usize = 8;
+
+impl Bounds {
+    const UNKNOWN: Bounds = Bounds(u32::MAX);
+
+    /// The bound of lookup `l < TRACKED`.
+    #[inline(always)]
+    fn get(self, l: usize) -> u8 {
+        (self.0 >> (4 * l) & 15) as u8
+    }
+}
+
 /// A node's frame on the explicit stack.
 #[derive(Clone, Copy)]
 struct Frame {
     node: Node,
     /// Surviving children: (move index, heuristic value), sorted by value.
     children: [(u8, u8); 18],
+    /// Their bounds, in the same order.
+    bounds: [Bounds; 18],
     len: u8,
     next: u8,
 }
 
 /// The expansion of one node in progress: its children, and how far their evaluation got.
 /// Reused from node to node, so an expansion initializes nothing it does not write.
+///
+/// The child by move `m` ([`Move::index`]) lives in slot `m` of every array; the living
+/// children are a bit set. The arrays have a slot for every bit of the set ([`BATCH`]), so that indexing them by a
+/// member of the set needs no bounds check.
 struct Expansion {
     node: Node,
     /// Depth of the node.
     g: u8,
-    n: usize,
-    moves: [u8; 18],
-    cps: [Cube; 18],
-    cqs: [Cube; 18],
-    corners: [[u16; 2]; 18],
-    turned: [Cube; 18],
-    idx: [u64; 18],
-    idx_dual: [u64; 18],
-    /// Children still alive, as indices into the arrays above, and their values so far.
-    alive: [u8; 18],
-    n_alive: usize,
-    h: [u8; 18],
-    /// The lookup whose entries are prefetched and are read next.
+    cps: Batch,
+    cqs: Batch,
+    turned: Batch,
+    /// Corner table index of each child (from the corner coordinates).
+    corner_idx: [u64; BATCH],
+    idx: [u64; BATCH],
+    idx_dual: [u64; BATCH],
+    /// Children not pruned yet (bit `k` = slot `k`), and their values so far.
+    alive: u32,
+    h: [u8; BATCH],
+    /// The values read for each child by each tracked lookup (row `TRACKED` is scratch for
+    /// the others), and the tracked lookups read (bit set).
+    vals: [[u8; BATCH]; TRACKED + 1],
+    read: u32,
+    /// The node's bounds, and the bounds its children get for the lookups skipped.
+    bounds: Bounds,
+    skipped: u32,
+    /// The next lookup, and whether its entries are prefetched (else none is left).
     lookup: usize,
+    pending: bool,
 }
 
 /// One depth-first search of a work unit's subtree, in progress. A thread runs several lanes
 /// and switches between them at every memory round (see [`Worker::step`]).
 struct Lane {
-    stack: Vec<Frame>,
+    /// The stack: frames `..depth` are in use. Long enough for the bound: a frame is pushed
+    /// for each expanded node of a path, and those are at most `bound` deep.
+    frames: Vec<Frame>,
+    depth: usize,
     /// Moves from the unit's node to the node being expanded.
     path: Vec<Move>,
     /// The unit being searched (index into the units).
@@ -180,27 +220,37 @@ struct Lane {
 }
 
 impl Lane {
-    fn new() -> Lane {
+    fn new(bound: u8) -> Lane {
+        let empty = Frame {
+            node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
+            children: [(0, 0); 18],
+            bounds: [Bounds::UNKNOWN; 18],
+            len: 0,
+            next: 0,
+        };
         Lane {
-            stack: Vec::with_capacity(24),
+            frames: vec![empty; bound as usize + 1],
+            depth: 0,
             path: Vec::with_capacity(24),
             unit: 0,
             g0: 0,
             exp: Box::new(Expansion {
                 node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
                 g: 0,
-                n: 0,
-                moves: [0; 18],
-                cps: [Cube::SOLVED; 18],
-                cqs: [Cube::SOLVED; 18],
-                corners: [[0; 2]; 18],
-                turned: [Cube::SOLVED; 18],
-                idx: [0; 18],
-                idx_dual: [0; 18],
-                alive: [0; 18],
-                n_alive: 0,
-                h: [0; 18],
+                cps: [Cube::SOLVED; BATCH],
+                cqs: [Cube::SOLVED; BATCH],
+                turned: [Cube::SOLVED; BATCH],
+                corner_idx: [0; BATCH],
+                idx: [0; BATCH],
+                idx_dual: [0; BATCH],
+                alive: 0,
+                h: [0; BATCH],
+                vals: [[0; BATCH]; TRACKED + 1],
+                read: 0,
+                bounds: Bounds::UNKNOWN,
+                skipped: 0,
                 lookup: 0,
+                pending: false,
             }),
             expanding: false,
             done: false,
@@ -227,18 +277,31 @@ struct Worker<'a> {
     /// The positions are needed (dual, or a table that reads the position).
     track_p: bool,
     bound: u8,
+    /// Lookups that may be skipped (bit set): see [`Worker::prepare`].
+    skippable: u32,
     nodes: u64,
     min_exceeded: u8,
 }
 
 impl<'a> Worker<'a> {
-    fn new(h: &'a Heuristic, dual: bool, bound: u8) -> Worker<'a> {
+    fn new(h: &'a Heuristic, opts: &SearchOptions, bound: u8) -> Worker<'a> {
+        let dual = opts.dual;
+        // A dual lookup of a table that is not self-dual reads the inverse position, whose
+        // value may change by more than one per move: it is never skipped.
+        let skippable = h
+            .lookups()
+            .iter()
+            .take(TRACKED)
+            .enumerate()
+            .filter(|(_, l)| opts.skip_lookups && (!dual || h.table(l).0.is_self_dual()))
+            .fold(0, |s, (i, _)| s | 1 << i);
         Worker {
             h,
             mt: MoveTables::get(),
             dual,
             track_p: dual || h.reads_position(),
             bound,
+            skippable,
             nodes: 0,
             min_exceeded: u8::MAX,
         }
@@ -254,7 +317,7 @@ impl<'a> Worker<'a> {
         lanes: usize,
         stops: [&AtomicBool; 2],
     ) -> Option<Vec<Move>> {
-        let mut lanes: Vec<Lane> = (0..lanes.max(1)).map(|_| Lane::new()).collect();
+        let mut lanes: Vec<Lane> = (0..lanes.max(1)).map(|_| Lane::new(self.bound)).collect();
         loop {
             let mut working = false;
             for lane in lanes.iter_mut().filter(|l| !l.done) {
@@ -284,26 +347,28 @@ impl<'a> Worker<'a> {
         stops: [&AtomicBool; 2],
     ) -> Step {
         if lane.expanding {
-            self.evaluate(&mut lane.exp);
-            if lane.exp.n_alive > 0 && lane.exp.lookup < self.h.lookups().len() {
-                self.prepare(&mut lane.exp);
+            if lane.exp.pending {
+                self.evaluate(&mut lane.exp);
+            }
+            if lane.exp.alive != 0 && self.prepare(&mut lane.exp) {
                 return Step::Working;
             }
             lane.expanding = false;
-            if let Some(m) = push_frame(&lane.exp, &mut lane.stack) {
+            if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth]) {
                 let mut moves = units[lane.unit].moves.clone();
                 moves.extend_from_slice(&lane.path);
                 moves.push(m);
                 return Step::Solved(moves);
             }
+            lane.depth += 1;
         }
         if stops[0].load(Relaxed) || stops[1].load(Relaxed) {
             return Step::Done;
         }
         // The next node to expand in depth-first order.
         loop {
-            let depth = lane.stack.len() as u8;
-            let Some(top) = lane.stack.last_mut() else {
+            let depth = lane.depth as u8;
+            if depth == 0 {
                 // The unit is finished (or none was taken yet): take the next one.
                 let i = next.fetch_add(1, Relaxed);
                 let Some(u) = units.get(i) else {
@@ -318,16 +383,19 @@ impl<'a> Worker<'a> {
                     &Node::new(&u.p, &u.q),
                     u.moves.len() as u8,
                     last,
+                    Bounds::UNKNOWN,
                 );
                 lane.expanding = true;
                 return Step::Working;
-            };
+            }
+            let top = &mut lane.frames[lane.depth - 1];
             if top.next == top.len {
-                lane.stack.pop();
+                lane.depth -= 1;
                 lane.path.pop();
                 continue;
             }
             let (mi, _) = top.children[top.next as usize];
+            let bounds = top.bounds[top.next as usize];
             top.next += 1;
             let g = lane.g0 + depth; // depth of the child
             if g >= self.bound {
@@ -339,60 +407,72 @@ impl<'a> Worker<'a> {
             let m = Move::from_index(mi as usize);
             let child = top.node.child(mi as usize, self.track_p, self.mt);
             lane.path.push(m);
-            self.begin(&mut lane.exp, &child, g, m.face_index());
+            self.begin(&mut lane.exp, &child, g, m.face_index(), bounds);
             lane.expanding = true;
             return Step::Working;
         }
     }
 
-    /// Generates the children of `node` at depth `g` into `e` and prefetches their entries of
-    /// the first lookup.
+    /// Generates the children of `node` at depth `g` (with [`Bounds`] `bounds`) into `e` and
+    /// prefetches their entries of the first lookup.
     #[inline(always)]
-    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize) {
+    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize, bounds: Bounds) {
         let track_p = self.track_p;
         let crow = &self.mt.corners[node.corners[0] as usize * N_MOVES..][..N_MOVES];
         let trow = &self.mt.twist[node.corners[1] as usize * N_MOVES..][..N_MOVES];
-        let mut n = 0;
-        let mut allowed = ALLOWED_AFTER[last_face];
-        while allowed != 0 {
-            let m = allowed.trailing_zeros() as usize;
-            allowed &= allowed - 1;
+        let allowed = ALLOWED_AFTER[last_face];
+        for m in Members(allowed) {
             let mv = Move::from_index(m);
-            e.moves[n] = m as u8;
-            e.cqs[n] = mv.inverse_cube().compose(&node.q);
+            e.cqs[m] = mv.inverse_cube().compose(&node.q);
             if track_p {
-                e.cps[n] = node.p.compose(mv.cube());
+                e.cps[m] = node.p.compose(mv.cube());
             }
-            e.corners[n] = [crow[m], trow[m]];
-            e.alive[n] = n as u8;
-            e.h[n] = 0;
-            n += 1;
+            e.corner_idx[m] = corner_entry([crow[m], trow[m]]);
         }
-        self.nodes += n as u64;
+        self.nodes += allowed.count_ones() as u64;
         e.node = *node;
         e.g = g;
-        e.n = n;
-        e.n_alive = n;
+        e.alive = allowed;
+        e.h = [0; BATCH];
+        e.read = 0;
+        e.bounds = bounds;
+        e.skipped = 0;
         e.lookup = 0;
-        if !self.h.lookups().is_empty() {
-            self.prepare(e);
-        }
+        e.pending = false;
+        self.prepare(e);
     }
 
-    /// Computes the indices of lookup `e.lookup` for the children still alive and prefetches
-    /// their entries.
+    /// Computes the indices of the next lookup for the children still alive and prefetches
+    /// their entries; returns false when no lookup is left.
+    ///
+    /// Lookups that cannot prune are skipped. Every table value is a distance in an
+    /// abstraction of the cube where a move is one step, so a child's value is at most its
+    /// parent's plus one; when that is still within the children's budget, reading it could
+    /// not prune any child. (The skipped value is missing from the children's move-ordering
+    /// keys; their bounds become the parent's plus one.)
     #[inline(always)]
-    fn prepare(&self, e: &mut Expansion) {
-        let l = &self.h.lookups()[e.lookup];
-        let (pat, table) = self.h.table(l);
-        let which = &e.alive[..e.n_alive];
-        if *pat == Pattern::Corners && l.conj.is_none() {
-            for &k in which {
-                let i = corner_entry(e.corners[k as usize]);
-                e.idx[k as usize] = i;
-                table.prefetch(i);
+    fn prepare(&self, e: &mut Expansion) -> bool {
+        let lookups = self.h.lookups();
+        let budget = self.bound - e.g - 1;
+        while e.lookup < lookups.len() && self.skippable & (1 << e.lookup) != 0 {
+            let ub = e.bounds.get(e.lookup);
+            if ub == 15 || ub + 1 > budget {
+                break;
             }
-            return;
+            e.skipped |= ((ub + 1).min(15) as u32) << (4 * e.lookup);
+            e.lookup += 1;
+        }
+        if e.lookup == lookups.len() {
+            return false;
+        }
+        e.pending = true;
+        let l = &lookups[e.lookup];
+        let (pat, table) = self.h.table(l);
+        if reads_corner_coordinates(pat, l) {
+            for k in Members(e.alive) {
+                table.prefetch(e.corner_idx[k]);
+            }
+            return true;
         }
         // The cubes the pattern reads, and those of the inverse (dual) position.
         let (own, other) = if pat.reads_position() {
@@ -401,18 +481,19 @@ impl<'a> Worker<'a> {
             (&e.cqs, &e.cps)
         };
         let idx = &mut e.idx;
-        pat.for_each_index(turn(l, own, which, &mut e.turned), which, |k, i| {
+        pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
             idx[k] = i;
             table.prefetch(i);
         });
         // Self-dual tables read the same entry for the inverse position.
         if self.dual && !pat.is_self_dual() {
             let idx_dual = &mut e.idx_dual;
-            pat.for_each_index(turn(l, other, which, &mut e.turned), which, |k, i| {
+            pat.for_each_index(turn(l, other, e.alive, &mut e.turned), e.alive, |k, i| {
                 idx_dual[k] = i;
                 table.prefetch(i);
             });
         }
+        true
     }
 
     /// Reads the entries of lookup `e.lookup` and drops the children it prunes.
@@ -420,76 +501,88 @@ impl<'a> Worker<'a> {
     fn evaluate(&mut self, e: &mut Expansion) {
         let l = &self.h.lookups()[e.lookup];
         let (pat, table) = self.h.table(l);
-        // (The corner lookup is self-dual too: `prepare` computes no dual indices for it.)
-        let dual = self.dual && !pat.is_self_dual();
         let budget = self.bound - e.g - 1;
+        // The values of untracked lookups go to the scratch row.
+        let vals = &mut e.vals[e.lookup.min(TRACKED)];
+        e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
         // Branch-free: whether a child is pruned is close to a coin toss.
-        let mut kept = 0;
+        let mut pruned = 0u32;
         let mut min_h = u8::MAX;
-        for j in 0..e.n_alive {
-            let k = e.alive[j] as usize;
-            let mut v = table.get(e.idx[k]);
-            if dual {
-                v = v.max(table.get(e.idx_dual[k]));
-            }
+        let mut visit = |k: usize, v: u8| {
+            vals[k] = v;
             let h = e.h[k].max(v);
             e.h[k] = h;
-            let pruned = h > budget;
-            min_h = min_h.min(if pruned { h } else { u8::MAX });
-            e.alive[kept] = k as u8;
-            kept += !pruned as usize;
+            let cut = h > budget;
+            pruned |= (cut as u32) << k;
+            // h for a pruned child, 255 for the others.
+            min_h = min_h.min(h | (!cut as u8).wrapping_neg());
+        };
+        if reads_corner_coordinates(pat, l) {
+            // (Self-dual: `prepare` computes no dual indices for it.)
+            for k in Members(e.alive) {
+                visit(k, table.get(e.corner_idx[k]));
+            }
+        } else if self.dual && !pat.is_self_dual() {
+            for k in Members(e.alive) {
+                visit(k, table.get(e.idx[k]).max(table.get(e.idx_dual[k])));
+            }
+        } else {
+            for k in Members(e.alive) {
+                visit(k, table.get(e.idx[k]));
+            }
         }
         if min_h != u8::MAX {
             self.min_exceeded = self.min_exceeded.min(e.g + 1 + min_h);
         }
-        e.n_alive = kept;
+        e.alive &= !pruned;
         e.lookup += 1;
+        e.pending = false;
     }
 }
 
-/// Pushes the frame of the evaluated expansion `e` (its surviving children sorted by value),
+/// Is lookup `l` of pattern `pat` read at the corner coordinates the search keeps ([`Node`])
+/// rather than by ranking a cube?
+#[inline(always)]
+fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
+    *pat == Pattern::Corners && l.conj.is_none()
+}
+
+/// Writes the frame of the evaluated expansion `e` (its surviving children sorted by value),
 /// or returns the move to a solved child.
 #[inline(always)]
-fn push_frame(e: &Expansion, stack: &mut Vec<Frame>) -> Option<Move> {
-    let mut frame = Frame {
-        node: e.node,
-        children: [(0, 0); 18],
-        len: 0,
-        next: 0,
-    };
-    for &k in &e.alive[..e.n_alive] {
-        let k = k as usize;
+fn push_frame(e: &Expansion, frame: &mut Frame) -> Option<Move> {
+    frame.node = e.node;
+    frame.len = 0;
+    frame.next = 0;
+    for k in Members(e.alive) {
         let v = e.h[k];
         if v == 0 && e.cqs[k].is_solved() {
-            return Some(Move::from_index(e.moves[k] as usize));
+            return Some(Move::from_index(k));
         }
         // Insertion keeps the children sorted by value (stable: ties keep move order).
         let mut i = frame.len as usize;
         while i > 0 && frame.children[i - 1].1 > v {
             frame.children[i] = frame.children[i - 1];
+            frame.bounds[i] = frame.bounds[i - 1];
             i -= 1;
         }
-        frame.children[i] = (e.moves[k], v);
+        frame.children[i] = (k as u8, v);
+        frame.bounds[i] =
+            Bounds(Members(e.read).fold(e.skipped, |b, l| b | (e.vals[l][k] as u32) << (4 * l)));
         frame.len += 1;
     }
-    stack.push(frame);
     None
 }
 
-/// The cubes lookup `l` indexes for children `which`: `cubes` itself, or the turned cubes
-/// written into `buf`.
+/// The cubes lookup `l` indexes for the children in bit set `alive`: `cubes` itself, or the
+/// turned cubes written into `buf`.
 #[inline(always)]
-fn turn<'a>(
-    l: &Lookup,
-    cubes: &'a [Cube; 18],
-    which: &[u8],
-    buf: &'a mut [Cube; 18],
-) -> &'a [Cube; 18] {
+fn turn<'a>(l: &Lookup, cubes: &'a Batch, alive: u32, buf: &'a mut Batch) -> &'a Batch {
     if l.conj.is_none() {
         return cubes;
     }
-    for &k in which {
-        buf[k as usize] = l.cube(&cubes[k as usize]);
+    for k in Members(alive) {
+        buf[k] = l.cube(&cubes[k]);
     }
     buf
 }
@@ -581,7 +674,7 @@ fn iteration(
     };
     let next = AtomicUsize::new(0);
     if opts.threads <= 1 {
-        let mut w = Worker::new(h, opts.dual, bound);
+        let mut w = Worker::new(h, opts, bound);
         let sol = w.run(&units, &next, opts.lanes, [stop, stop]);
         return (sol, nodes + 1 + w.nodes, min_exceeded.min(w.min_exceeded));
     }
@@ -594,7 +687,7 @@ fn iteration(
         let workers: Vec<_> = (0..opts.threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut w = Worker::new(h, opts.dual, bound);
+                    let mut w = Worker::new(h, opts, bound);
                     let stops = [stop, &local_stop];
                     if let Some(sol) = w.run(&units, &next, opts.lanes, stops) {
                         found.lock().expect("lock").get_or_insert(sol);

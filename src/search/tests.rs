@@ -181,6 +181,35 @@ fn lanes_and_threads_search_the_same_tree() {
     }
 }
 
+/// Skipping the lookups that cannot prune must not change what is pruned: complete iterations
+/// generate the same nodes with and without it, plain and dual.
+#[test]
+fn skipped_lookups_prune_nothing() {
+    for scramble in ["R U2 F' L D B' R2 U F' D2", "B2 R' B R' B U R2 B R F B2"] {
+        let c = Cube::from_moves(&parse_moves(scramble).unwrap());
+        for dual in [false, true] {
+            let run = |skip_lookups| {
+                let opts = SearchOptions {
+                    dual,
+                    skip_lookups,
+                    ..SearchOptions::default()
+                };
+                let r = solve(h(), &c, &opts, &NO_STOP);
+                assert!(r.optimal && c.apply_seq(r.solution.as_ref().unwrap()).is_solved());
+                let last = r.iterations.len() - 1;
+                let complete: Vec<_> = r.iterations[..last]
+                    .iter()
+                    .map(|i| (i.bound, i.nodes))
+                    .collect();
+                (r.solution.unwrap().len(), complete)
+            };
+            let (with, without) = (run(true), run(false));
+            assert!(with.1.len() >= 2, "{with:?}");
+            assert_eq!(with, without, "{scramble} dual {dual}");
+        }
+    }
+}
+
 /// The search reads the corner table at the corner coordinates of the position (kept by move
 /// tables), while the table is indexed by the inverse cube: both give the same entry value,
 /// because the corner table is self-dual; so do the dual lookups the search skips.
