@@ -166,8 +166,9 @@ impl Phase1Space {
         self.index_of(fs, twist)
     }
 
-    /// Table indices of positions `cubes[k]` for the members `k` of bit set `members`, passed to `f(k, index)`. The
-    /// class lookups of all cubes are requested first, so their cache misses overlap.
+    /// Table indices of positions `cubes[k]` for the members `k` of bit set `members`, passed
+    /// to `f(k, index)`. The class lookups of all cubes are requested first, so their cache
+    /// misses overlap.
     #[inline(always)]
     pub fn for_each_index(&self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
         let mut coords = [(0usize, 0usize); BATCH];

@@ -213,7 +213,7 @@ struct Lane {
     /// Depth of the unit's node.
     g0: u8,
     exp: Box<Expansion>,
-    /// An expansion is in progress: `exp.lookup` is prefetched.
+    /// An expansion is in progress (`exp.pending` tells whether a lookup is prefetched).
     expanding: bool,
     /// No unit is left for this lane.
     done: bool,
