@@ -1,6 +1,7 @@
 //! Search: the pattern-database heuristic and the IDA* that uses it.
 
 pub mod brute;
+mod cut;
 pub mod heuristic;
 pub mod ida;
 
