@@ -27,6 +27,7 @@ use crate::coord::{self, MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
 use crate::pdb::pattern::{BATCH, Batch, Members};
+use crate::pdb::table::prefetch;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -414,7 +415,7 @@ impl<'a> Worker<'a> {
                 return Step::Working;
             }
             lane.expanding = false;
-            if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth]) {
+            if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth], self.mt) {
                 let mut moves = units[lane.unit].moves.clone();
                 moves.extend_from_slice(&lane.path);
                 moves.push(m);
@@ -618,14 +619,22 @@ fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
 /// Writes the frame of the evaluated expansion `e` (its surviving children sorted by value),
 /// or returns the move to a solved child.
 #[inline(always)]
-fn push_frame(e: &Expansion, frame: &mut Frame) -> Option<Move> {
+fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> Option<Move> {
     frame.node = e.node;
     frame.len = 0;
     frame.next = 0;
+    let [c, t] = e.node.corners.map(|x| x as usize * N_MOVES);
     for k in Members(e.alive) {
         let v = e.h[k];
         if v == 0 && e.node.child_q(k).is_solved() {
             return Some(Move::from_index(k));
+        }
+        // The child's rows of the corner move tables are read when it is expanded, a few lane
+        // steps from now: start loading them (a row may straddle two cache lines).
+        for (table, x) in [(&mt.corners, c), (&mt.twist, t)] {
+            let row = table.as_ptr().wrapping_add(table[x + k] as usize * N_MOVES);
+            prefetch(row);
+            prefetch(row.wrapping_add(N_MOVES - 1));
         }
         // Insertion keeps the children sorted by value (stable: ties keep move order).
         let mut i = frame.len as usize;
