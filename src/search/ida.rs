@@ -525,8 +525,10 @@ impl<'a> Worker<'a> {
                 &self.mt.corners[c..][..N_MOVES],
                 &self.mt.twist[t..][..N_MOVES],
             );
-            for k in Members(e.alive) {
-                let i = corner_entry([crow[k], trow[k]]);
+            // Every move's slot, without branches (the loop over the living children ends
+            // with a mispredicted branch): dead slots get entry 0, a line that stays cached.
+            for k in 0..N_MOVES {
+                let i = corner_entry([crow[k], trow[k]]) * (e.alive >> k & 1) as u64;
                 e.corner_idx[k] = i;
                 table.prefetch(i);
             }
@@ -574,7 +576,8 @@ impl<'a> Worker<'a> {
         e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
         if reads_corner_coordinates(pat, l) {
             // (Self-dual: `prepare` computes no dual indices for it.)
-            for k in Members(e.alive) {
+            // All slots, as in `prepare` (dead ones read entry 0).
+            for k in 0..N_MOVES {
                 vals[k] = table.get(e.corner_idx[k]);
             }
         } else if self.dual && !pat.is_self_dual() {
@@ -588,9 +591,8 @@ impl<'a> Worker<'a> {
         }
         // Branch-free: whether a child is pruned is close to a coin toss.
         let (pruned, min_h) = raise_and_cut(&mut e.h, vals, budget, e.alive);
-        if min_h != u8::MAX {
-            self.min_exceeded = self.min_exceeded.min(e.g + 1 + min_h);
-        }
+        // (Without a branch: `min_h` is 255 when no child was cut, and the sum saturates.)
+        self.min_exceeded = self.min_exceeded.min((e.g + 1).saturating_add(min_h));
         e.alive &= !pruned;
         e.lookup += 1;
         e.pending = false;
