@@ -142,6 +142,20 @@ impl Node {
         self.p.compose(Move::from_index(m).cube())
     }
 
+    /// Starts loading the rows of the corner move tables that the expansion of the child by
+    /// move `m` reads first: the 1.45 MB corner-permutation table does not stay in cache, and
+    /// a miss there stalls the expansion. (A row may straddle two cache lines.)
+    #[inline(always)]
+    fn prefetch_child_rows(&self, m: usize, mt: &MoveTables) {
+        for (table, x) in [(&mt.corners, self.corners[0]), (&mt.twist, self.corners[1])] {
+            let row = table
+                .as_ptr()
+                .wrapping_add(table[x as usize * N_MOVES + m] as usize * N_MOVES);
+            prefetch(row);
+            prefetch(row.wrapping_add(N_MOVES - 1));
+        }
+    }
+
     /// The inverse cube after move `m`.
     #[inline(always)]
     fn child_q(&self, m: usize) -> Cube {
@@ -625,19 +639,13 @@ fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> Option<Move>
     frame.node = e.node;
     frame.len = 0;
     frame.next = 0;
-    let [c, t] = e.node.corners.map(|x| x as usize * N_MOVES);
     for k in Members(e.alive) {
         let v = e.h[k];
         if v == 0 && e.node.child_q(k).is_solved() {
             return Some(Move::from_index(k));
         }
-        // The child's rows of the corner move tables are read when it is expanded, a few lane
-        // steps from now: start loading them (a row may straddle two cache lines).
-        for (table, x) in [(&mt.corners, c), (&mt.twist, t)] {
-            let row = table.as_ptr().wrapping_add(table[x + k] as usize * N_MOVES);
-            prefetch(row);
-            prefetch(row.wrapping_add(N_MOVES - 1));
-        }
+        // The child may be the next node its lane expands, a few lane steps from now.
+        e.node.prefetch_child_rows(k, mt);
         // Insertion keeps the children sorted by value (stable: ties keep move order).
         let mut i = frame.len as usize;
         while i > 0 && frame.children[i - 1].1 > v {
