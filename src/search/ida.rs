@@ -13,7 +13,11 @@
 //! first, which the threads take from a shared list. Each thread interleaves several depth-first
 //! searches ("lanes", [`SearchOptions::lanes`]) and switches lane at every memory round: while the
 //! entries one lane prefetched are on their way from memory, the other lanes compute. The
-//! corner table is read at the position's corner coordinates, kept by move tables (`Node`).
+//! corner table is read at the position's corner coordinates, kept by move tables (`Node`);
+//! a surviving child's move-table rows are prefetched when its frame is pushed. The children's
+//! cubes, needed only by the lookups that rank cubes, are composed for the children left after
+//! the corner lookup, and each lookup round prunes all children at once
+//! (`search::cut::raise_and_cut`).
 //!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
