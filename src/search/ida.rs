@@ -137,9 +137,7 @@ impl Node {
             ],
         }
     }
-}
 
-impl Node {
     /// The position after move `m`.
     #[inline(always)]
     fn child_p(&self, m: usize) -> Cube {
@@ -208,8 +206,8 @@ struct Frame {
 /// Reused from node to node, so an expansion initializes nothing it does not write.
 ///
 /// The child by move `m` ([`Move::index`]) lives in slot `m` of every array; the living
-/// children are a bit set. The arrays have a slot for every bit of the set ([`BATCH`]), so that indexing them by a
-/// member of the set needs no bounds check.
+/// children are a bit set. The arrays have a slot for every bit of the set ([`BATCH`]), so
+/// that indexing them by a member of the set needs no bounds check.
 struct Expansion {
     node: Node,
     /// Depth of the node.
@@ -321,6 +319,8 @@ struct Worker<'a> {
     bound: u8,
     /// Lookups that may be skipped (bit set): see [`Worker::prepare`].
     skippable: u32,
+    /// Lanes per thread ([`SearchOptions::lanes`], at least 1).
+    lanes: usize,
     /// Run the baseline-CPU search loop ([`SearchOptions::baseline_cpu`]).
     baseline_cpu: bool,
     nodes: u64,
@@ -346,61 +346,44 @@ impl<'a> Worker<'a> {
             track_p: dual || h.reads_position(),
             bound,
             skippable,
+            lanes: opts.lanes.max(1),
             baseline_cpu: opts.baseline_cpu,
             nodes: 0,
             min_exceeded: u8::MAX,
         }
     }
 
-    /// Searches `units` (taking the next one from `next` whenever a lane is free) with
-    /// `lanes` interleaved lanes; returns a solution if one is found. Stops early once either
-    /// of `stops` is set (an outside stop, a solution found by another thread).
+    /// Searches the units of `work` (taking the next one whenever a lane is free) with
+    /// [`SearchOptions::lanes`] interleaved lanes; returns a solution if one is found. Stops
+    /// early once either of the stop flags is set.
     ///
     /// The search loop is compiled twice: for the baseline CPU the crate is built for, and for
     /// x86-64-v3 (AVX2, BMI1/2), which this runs when the CPU has it. The second spares about
     /// a tenth of the instructions (three-operand vector instructions, `tzcnt`/`blsr` for the
     /// bit sets, `shrx` for the nibbles) and gives the same results.
-    fn run(
-        &mut self,
-        units: &[Unit],
-        next: &AtomicUsize,
-        lanes: usize,
-        stops: [&AtomicBool; 2],
-    ) -> Option<Vec<Move>> {
+    fn run(&mut self, work: &Work) -> Option<Vec<Move>> {
         #[cfg(target_arch = "x86_64")]
         if !self.baseline_cpu && has_x86_64_v3() {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(units, next, lanes, stops) };
+            return unsafe { self.run_v3(work) };
         }
-        self.run_loop(units, next, lanes, stops)
+        self.run_loop(work)
     }
 
     /// [`Worker::run`] for x86-64-v3 CPUs.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
-    unsafe fn run_v3(
-        &mut self,
-        units: &[Unit],
-        next: &AtomicUsize,
-        lanes: usize,
-        stops: [&AtomicBool; 2],
-    ) -> Option<Vec<Move>> {
-        self.run_loop(units, next, lanes, stops)
+    unsafe fn run_v3(&mut self, work: &Work) -> Option<Vec<Move>> {
+        self.run_loop(work)
     }
 
     #[inline(always)]
-    fn run_loop(
-        &mut self,
-        units: &[Unit],
-        next: &AtomicUsize,
-        lanes: usize,
-        stops: [&AtomicBool; 2],
-    ) -> Option<Vec<Move>> {
-        let mut lanes: Vec<Lane> = (0..lanes.max(1)).map(|_| Lane::new(self.bound)).collect();
+    fn run_loop(&mut self, work: &Work) -> Option<Vec<Move>> {
+        let mut lanes: Vec<Lane> = (0..self.lanes).map(|_| Lane::new(self.bound)).collect();
         loop {
             let mut working = false;
             for lane in lanes.iter_mut().filter(|l| !l.done) {
-                match self.step(lane, units, next, stops) {
+                match self.step(lane, work) {
                     Step::Working => working = true,
                     Step::Done => lane.done = true,
                     Step::Solved(moves) => return Some(moves),
@@ -418,13 +401,7 @@ impl<'a> Worker<'a> {
     /// prefetches their first lookup. Between two steps of a lane the other lanes run, which
     /// hides the memory latency of the prefetches.
     #[inline(always)]
-    fn step(
-        &mut self,
-        lane: &mut Lane,
-        units: &[Unit],
-        next: &AtomicUsize,
-        stops: [&AtomicBool; 2],
-    ) -> Step {
+    fn step(&mut self, lane: &mut Lane, work: &Work) -> Step {
         if lane.expanding {
             if lane.exp.pending {
                 self.evaluate(&mut lane.exp);
@@ -434,14 +411,14 @@ impl<'a> Worker<'a> {
             }
             lane.expanding = false;
             if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth], self.mt) {
-                let mut moves = units[lane.unit].moves.clone();
+                let mut moves = work.units[lane.unit].moves.clone();
                 moves.extend_from_slice(&lane.path);
                 moves.push(m);
                 return Step::Solved(moves);
             }
             lane.depth += 1;
         }
-        if stops[0].load(Relaxed) || stops[1].load(Relaxed) {
+        if work.stops[0].load(Relaxed) || work.stops[1].load(Relaxed) {
             return Step::Done;
         }
         // The next node to expand in depth-first order.
@@ -449,8 +426,8 @@ impl<'a> Worker<'a> {
             let depth = lane.depth as u8;
             if depth == 0 {
                 // The unit is finished (or none was taken yet): take the next one.
-                let i = next.fetch_add(1, Relaxed);
-                let Some(u) = units.get(i) else {
+                let i = work.next.fetch_add(1, Relaxed);
+                let Some(u) = work.units.get(i) else {
                     return Step::Done;
                 };
                 lane.unit = i;
@@ -678,6 +655,15 @@ fn turn<'a>(l: &Lookup, cubes: &'a Batch, alive: u32, buf: &'a mut Batch) -> &'a
     buf
 }
 
+/// What a worker searches: the iteration's work units, shared by the threads, which take
+/// the next one from `next`; and its stop flags (an outside stop, and a solution found by
+/// another thread).
+struct Work<'w> {
+    units: &'w [Unit],
+    next: &'w AtomicUsize,
+    stops: [&'w AtomicBool; 2],
+}
+
 /// A work unit: a node at the split depth and the moves that lead to it.
 struct Unit {
     p: Cube,
@@ -766,7 +752,11 @@ fn iteration(
     let next = AtomicUsize::new(0);
     if opts.threads <= 1 {
         let mut w = Worker::new(h, opts, bound);
-        let sol = w.run(&units, &next, opts.lanes, [stop, stop]);
+        let sol = w.run(&Work {
+            units: &units,
+            next: &next,
+            stops: [stop, stop],
+        });
         return (sol, nodes + 1 + w.nodes, min_exceeded.min(w.min_exceeded));
     }
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
@@ -779,8 +769,12 @@ fn iteration(
             .map(|_| {
                 s.spawn(|| {
                     let mut w = Worker::new(h, opts, bound);
-                    let stops = [stop, &local_stop];
-                    if let Some(sol) = w.run(&units, &next, opts.lanes, stops) {
+                    let work = Work {
+                        units: &units,
+                        next: &next,
+                        stops: [stop, &local_stop],
+                    };
+                    if let Some(sol) = w.run(&work) {
                         found.lock().expect("lock").get_or_insert(sol);
                         local_stop.store(true, Relaxed);
                     }

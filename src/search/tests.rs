@@ -147,6 +147,16 @@ fn phase1_solutions_are_optimal_up_to_10_moves() {
     }
 }
 
+/// Solves `c` with the `korf6` tables and `opts`, checks that the answer is optimal and solves
+/// `c`; returns the solution and each iteration's bound and node count.
+fn solve_checked(c: &Cube, opts: &SearchOptions) -> (Vec<Move>, Vec<(u8, u64)>) {
+    let r = solve(h(), c, opts, &NO_STOP);
+    let solution = r.solution.expect("a solution");
+    assert!(r.optimal && c.apply_seq(&solution).is_solved());
+    let iterations = r.iterations.iter().map(|i| (i.bound, i.nodes)).collect();
+    (solution, iterations)
+}
+
 /// Interleaving lanes and threads changes the order in which subtrees are visited, not the
 /// tree: every complete iteration generates exactly the same nodes.
 #[test]
@@ -159,14 +169,10 @@ fn lanes_and_threads_search_the_same_tree() {
             dual,
             ..SearchOptions::default()
         };
-        let r = solve(h(), &c, &opts, &NO_STOP);
-        assert!(r.optimal && c.apply_seq(r.solution.as_ref().unwrap()).is_solved());
+        let (_, mut iterations) = solve_checked(&c, &opts);
         // All but the last iteration were searched completely.
-        let complete = &r.iterations[..r.iterations.len() - 1];
-        complete
-            .iter()
-            .map(|i| (i.bound, i.nodes))
-            .collect::<Vec<_>>()
+        iterations.pop();
+        iterations
     };
     for dual in [false, true] {
         let reference = run(1, 1, dual);
@@ -194,14 +200,9 @@ fn skipped_lookups_prune_nothing() {
                     skip_lookups,
                     ..SearchOptions::default()
                 };
-                let r = solve(h(), &c, &opts, &NO_STOP);
-                assert!(r.optimal && c.apply_seq(r.solution.as_ref().unwrap()).is_solved());
-                let last = r.iterations.len() - 1;
-                let complete: Vec<_> = r.iterations[..last]
-                    .iter()
-                    .map(|i| (i.bound, i.nodes))
-                    .collect();
-                (r.solution.unwrap().len(), complete)
+                let (solution, mut iterations) = solve_checked(&c, &opts);
+                iterations.pop(); // the last one, which stopped at its solution
+                (solution.len(), iterations)
             };
             let (with, without) = (run(true), run(false));
             assert!(with.1.len() >= 2, "{with:?}");
@@ -225,10 +226,7 @@ fn both_compiled_search_loops_agree() {
                     baseline_cpu,
                     ..SearchOptions::default()
                 };
-                let r = solve(h(), &c, &opts, &NO_STOP);
-                assert!(r.optimal && c.apply_seq(r.solution.as_ref().unwrap()).is_solved());
-                let iterations: Vec<_> = r.iterations.iter().map(|i| (i.bound, i.nodes)).collect();
-                (r.solution.unwrap(), iterations)
+                solve_checked(&c, &opts)
             };
             assert_eq!(run(false), run(true), "{scramble} dual {dual}");
         }
