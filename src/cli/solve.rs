@@ -2,7 +2,7 @@
 //! Lines out, with search figures and a batch summary.
 
 use super::{Failure, with_threads};
-use optcube::cube::{Cube, format_moves, parse_moves, parse_position};
+use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
 use optcube::pdb::set::default_dir;
 use optcube::progress::ProgressMode;
 use optcube::search::{SearchOptions, SearchResult};
@@ -134,35 +134,23 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
     let patterns = super::pdb::patterns_of(&names)?;
-    let mut solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
-    solver.set_symmetric(args.sym);
     let opts = SearchOptions {
         threads: rayon::current_num_threads(),
         max_depth: args.max_depth,
         dual: args.dual,
         ..SearchOptions::default()
     };
-    let twophase = if args.no_upper_bound {
-        None
-    } else {
-        Some(optcube::solvers::twophase::TwoPhase::open(&dir)?)
-    };
+    let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
+    let mut solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
+    solver.set_symmetric(args.sym);
     let model = args
         .predict
         .then(|| Model::new(&solver, args))
         .transpose()?;
     let mut summary = BatchSummary::new();
     let mut status = 0;
-    for (input, cube) in inputs {
-        // A two-phase solution first: an upper bound in milliseconds, before the proof.
-        let upper = twophase.as_ref().and_then(|tp| {
-            let t = std::time::Instant::now();
-            let s = tp
-                .solve_with(cube, 20, std::time::Duration::from_secs(1), opts.threads)
-                .solution?;
-            optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
-        });
-        if let (Some((s, secs)), false) = (&upper, args.json) {
+    for ((input, cube), upper) in inputs.iter().zip(&uppers) {
+        if let (Some((s, secs)), false) = (upper, args.json) {
             println!("position: {input}");
             println!(
                 "upper bound: {} moves, {} (two-phase, {:.3} s)",
@@ -189,6 +177,35 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     }
     print_summary(args, inputs.len(), &summary);
     Ok(status)
+}
+
+/// A checked two-phase solution and the seconds it took.
+type UpperBound = Option<(Vec<Move>, f64)>;
+
+/// A two-phase solution of each input (checked), with its time: an upper bound in milliseconds,
+/// printed before the proof; none with `--no-upper-bound`. All are found before the optimal
+/// solver's tables are loaded, and the two-phase tables (about 64 MB) are freed before: the
+/// search then holds its tables and a few MB.
+fn upper_bounds(
+    args: &Args,
+    dir: &std::path::Path,
+    inputs: &[(String, Cube)],
+    threads: usize,
+) -> Result<Vec<UpperBound>, Failure> {
+    if args.no_upper_bound {
+        return Ok(vec![None; inputs.len()]);
+    }
+    let tp = optcube::solvers::twophase::TwoPhase::open(dir)?;
+    Ok(inputs
+        .iter()
+        .map(|(_, cube)| {
+            let t = std::time::Instant::now();
+            let s = tp
+                .solve_with(cube, 20, std::time::Duration::from_secs(1), threads)
+                .solution?;
+            optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
+        })
+        .collect())
 }
 
 /// The node-count model of [`optcube::stats::predict`] for the loaded heuristic.

@@ -400,19 +400,31 @@ pub fn load(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), T
 
 /// Loads and checks a pattern database into huge-page memory (see
 /// [`NibbleTable::in_huge_pages`]); the search's way to load, faster than a file mapping for
-/// random lookups.
+/// random lookups. The payload is read from the file straight into that memory and checked
+/// there, so loading needs no more memory than the table itself.
 pub fn load_in_memory(
     path: &Path,
     pattern: Pattern,
 ) -> Result<(NibbleTable, TableInfo), TableError> {
-    let (payload, info) = load_payload(path, &pattern.into())?;
+    let kind: TableKind = pattern.into();
+    if !path.exists() {
+        // Only the packed copy (or nothing) is there: `load_payload` says which.
+        let (payload, info) = load_payload(path, &kind)?;
+        let table =
+            NibbleTable::in_huge_pages(payload.bytes(), pattern.entries()).map_err(io_err(path))?;
+        return Ok((table, info));
+    }
+    let (mut file, info) = open_header(path, &kind)?;
     let table =
-        NibbleTable::in_huge_pages(payload.bytes(), pattern.entries()).map_err(io_err(path))?;
+        NibbleTable::filled_in_huge_pages(pattern.entries(), |payload| file.read_exact(payload))
+            .map_err(io_err(path))?;
+    verify_checksum(path, &info, table.bytes(), &kind)?;
     Ok((table, info))
 }
 
-/// Reads just the header of a table file (no checksum), for listings.
-pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, TableError> {
+/// Opens a table file and reads and checks its header (not the checksum); the file is left
+/// positioned at the payload.
+fn open_header(path: &Path, kind: &TableKind) -> Result<(File, TableInfo), TableError> {
     let mut file = File::open(path).map_err(io_err(path))?;
     let len = file.metadata().map_err(io_err(path))?.len();
     let mut header = Vec::with_capacity(HEADER_LEN);
@@ -420,7 +432,13 @@ pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, T
         .take(HEADER_LEN as u64)
         .read_to_end(&mut header)
         .map_err(io_err(path))?;
-    parse_header(path, &header, len, &kind.into())
+    let info = parse_header(path, &header, len, kind)?;
+    Ok((file, info))
+}
+
+/// Reads just the header of a table file (no checksum), for listings.
+pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, TableError> {
+    open_header(path, &kind.into()).map(|(_, info)| info)
 }
 
 /// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.
@@ -464,47 +482,51 @@ mod tests {
         let path = table_path(&dir, p);
         let info = save(&path, p, &t, "bfs").unwrap();
         assert_eq!(info.histogram.iter().sum::<u64>(), p.entries());
-        let (loaded, info2) = load(&path, p).unwrap();
-        assert!(loaded.bytes() == t.bytes());
-        assert!(loaded.is_mapped());
-        assert_eq!(info, info2);
+        // Both loaders: the file mapping and the copy read into huge-page memory.
+        type Loader = fn(&Path, Pattern) -> Result<(NibbleTable, TableInfo), TableError>;
+        for load in [load as Loader, load_in_memory] {
+            let (loaded, info2) = load(&path, p).unwrap();
+            assert!(loaded.bytes() == t.bytes());
+            assert_eq!(info, info2);
 
-        // Packed copy read transparently when the .pdb is gone.
-        let packed = pack(&path, 3).unwrap();
-        let moved = dir.join("moved.pdb");
-        std::fs::rename(&path, &moved).unwrap();
-        let (from_zst, _) = load(&path, p).unwrap();
-        assert!(from_zst.bytes() == t.bytes());
-        std::fs::remove_file(&packed).unwrap();
-        std::fs::rename(&moved, &path).unwrap();
+            // Packed copy read transparently when the .pdb is gone.
+            let packed = pack(&path, 3).unwrap();
+            let moved = dir.join("moved.pdb");
+            std::fs::rename(&path, &moved).unwrap();
+            let (from_zst, _) = load(&path, p).unwrap();
+            assert!(from_zst.bytes() == t.bytes());
+            std::fs::remove_file(&packed).unwrap();
+            std::fs::rename(&moved, &path).unwrap();
 
-        let original = std::fs::read(&path).unwrap();
-        let damaged = dir.join(format!("{}.pdb", p.name()));
+            let original = std::fs::read(&path).unwrap();
+            let damaged = dir.join("damaged").join(format!("{}.pdb", p.name()));
+            std::fs::create_dir_all(damaged.parent().unwrap()).unwrap();
 
-        // One payload byte changed.
-        let mut bytes = original.clone();
-        bytes[HEADER_LEN + 12345] ^= 0x01;
-        std::fs::write(&damaged, &bytes).unwrap();
-        let e = load(&damaged, p).err().expect("refused");
-        assert!(matches!(e, TableError::Checksum { .. }), "{e}");
-        assert!(e.to_string().contains("edges6b.pdb") && e.to_string().contains("checksum"));
+            // One payload byte changed.
+            let mut bytes = original.clone();
+            bytes[HEADER_LEN + 12345] ^= 0x01;
+            std::fs::write(&damaged, &bytes).unwrap();
+            let e = load(&damaged, p).err().expect("refused");
+            assert!(matches!(e, TableError::Checksum { .. }), "{e}");
+            assert!(e.to_string().contains("edges6b.pdb") && e.to_string().contains("checksum"));
 
-        // Truncated.
-        std::fs::write(&damaged, &original[..original.len() - 100]).unwrap();
-        let e = load(&damaged, p).err().expect("refused");
-        assert!(matches!(e, TableError::Size { .. }), "{e}");
-        assert!(e.to_string().contains("truncated"));
+            // Truncated.
+            std::fs::write(&damaged, &original[..original.len() - 100]).unwrap();
+            let e = load(&damaged, p).err().expect("refused");
+            assert!(matches!(e, TableError::Size { .. }), "{e}");
+            assert!(e.to_string().contains("truncated"));
 
-        // Another pattern's file.
-        std::fs::write(&damaged, &original).unwrap();
-        let e = load(&damaged, Pattern::Edges6A).err().expect("refused");
-        assert!(matches!(e, TableError::WrongPattern { .. }), "{e}");
-        assert!(e.to_string().contains("edges6b") && e.to_string().contains("edges6a"));
+            // Another pattern's file.
+            std::fs::write(&damaged, &original).unwrap();
+            let e = load(&damaged, Pattern::Edges6A).err().expect("refused");
+            assert!(matches!(e, TableError::WrongPattern { .. }), "{e}");
+            assert!(e.to_string().contains("edges6b") && e.to_string().contains("edges6a"));
 
-        // Not a table at all.
-        std::fs::write(&damaged, b"hello world, this is not a table file at all").unwrap();
-        let e = load(&damaged, p).err().expect("refused");
-        assert!(matches!(e, TableError::Foreign { .. }), "{e}");
+            // Not a table at all.
+            std::fs::write(&damaged, b"hello world, this is not a table file at all").unwrap();
+            let e = load(&damaged, p).err().expect("refused");
+            assert!(matches!(e, TableError::Foreign { .. }), "{e}");
+        }
 
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -77,21 +77,28 @@ impl NibbleTable {
         self.entries
     }
 
-    /// Is this table backed by a memory-mapped file?
-    pub fn is_mapped(&self) -> bool {
-        matches!(self.storage, Storage::Mapped(_))
-    }
-
     /// A read-only copy of `bytes` in anonymous memory advised to use huge pages: the search
     /// looks entries up at random, and 2 MB pages spare most of its TLB misses.
     pub fn in_huge_pages(bytes: &[u8], entries: u64) -> std::io::Result<NibbleTable> {
         assert_eq!(bytes.len(), bytes_for(entries));
-        let mut map = memmap2::MmapOptions::new()
-            .len(bytes.len().max(1))
-            .map_anon()?;
+        Self::filled_in_huge_pages(entries, |payload| {
+            payload.copy_from_slice(bytes);
+            Ok(())
+        })
+    }
+
+    /// A read-only table in huge-page memory (see [`NibbleTable::in_huge_pages`]) whose
+    /// `bytes_for(entries)` payload bytes `fill` writes, e.g. straight from a file, so that no
+    /// second copy of the table is ever resident.
+    pub fn filled_in_huge_pages(
+        entries: u64,
+        fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<NibbleTable> {
+        let len = bytes_for(entries);
+        let mut map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage); // only advice; fine if refused
-        map[..bytes.len()].copy_from_slice(bytes);
+        fill(&mut map[..len])?;
         let map = map.make_read_only()?;
         Ok(Self::from_mmap(map, 0, entries))
     }
