@@ -4,7 +4,7 @@
 //! must produce byte-identical tables for any thread count (tests compare them).
 //!
 //! *BFS* works a whole depth at a time, in parallel over chunks of index *blocks*
-//! ([`super::blocks`]: a move maps a block of entries to one block, so neighbours are ranked once
+//! (`pdb/blocks.rs`: a move maps a block of entries to one block, so neighbours are ranked once
 //! per block and move, not once per entry). While the frontier is small it expands forward (each
 //! entry at depth `d` marks its unknown neighbours `d+1`, with an atomic compare-and-swap on the
 //! byte); once the frontier outgrows the unknown remainder it runs backward (each unknown entry

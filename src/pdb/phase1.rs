@@ -15,11 +15,11 @@
 //! URF–DBL diagonal, i.e. for all three slice axes (Kociemba's optimal solver does the same).
 //!
 //! Invariants:
-//! - a class's block of 2187 twists is one BFS block ([`super::blocks::Layout`]): a move sends
+//! - a class's block of 2187 twists is one BFS block (`Layout` in `pdb/blocks.rs`): a move sends
 //!   the whole block to one block, and the twists follow a fixed map per (move, symmetry);
 //! - when a class representative is its own image under some symmetries (its stabilizer), the
 //!   twists related by those symmetries are the same state; the BFS marks them together
-//!   ([`Layout::for_each_twin`]), so their values always agree.
+//!   (`Layout::for_each_twin`), so their values always agree.
 
 use super::blocks::Layout;
 use super::pattern::{BATCH, Batch, Members};

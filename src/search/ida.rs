@@ -53,7 +53,7 @@ pub struct SearchOptions {
     /// the move order of the last iteration; off, to measure what it saves.
     pub skip_lookups: bool,
     /// Run the search loop compiled for the baseline CPU even where the x86-64-v3 one could
-    /// run (see [`Worker::run`]); to compare and test the two.
+    /// run (see the private `Worker::run`); to compare and test the two.
     pub baseline_cpu: bool,
 }
 
