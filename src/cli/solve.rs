@@ -195,7 +195,7 @@ fn upper_bounds(
     if args.no_upper_bound {
         return Ok(vec![None; inputs.len()]);
     }
-    let tp = optcube::solvers::twophase::TwoPhase::open(dir)?;
+    let tp = optcube::solvers::twophase::TwoPhase::open(dir, ProgressMode::auto())?;
     Ok(inputs
         .iter()
         .map(|(_, cube)| {
@@ -408,7 +408,7 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
     }
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let start = std::time::Instant::now();
-    let solver = TwoPhase::open(&dir)?;
+    let solver = TwoPhase::open(&dir, ProgressMode::auto())?;
     eprintln!(
         "twophase: tables ready in {:.2} s ({})",
         start.elapsed().as_secs_f64(),
