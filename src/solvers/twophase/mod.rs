@@ -129,7 +129,6 @@ impl TwoPhase {
             ));
             tp.build_pruning(missing);
             tp.save_tables(dir, missing)?;
-            p.update(built, "saved");
             let secs = p.elapsed();
             p.finish(&format!("{built} table(s) built and saved in {secs:.1} s"));
         }
