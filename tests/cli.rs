@@ -275,3 +275,93 @@ fn other_solvers_give_valid_solutions() {
         }
     }
 }
+
+/// Runs `optcube args`, waits for a line containing `mark` on stdout or stderr, then sends
+/// SIGINT; returns the exit status and both outputs.
+fn interrupt_after(args: &[&str], mark: &str) -> (std::process::ExitStatus, String, String) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let readers: Vec<_> = [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ]
+    .into_iter()
+    .map(|r| {
+        let (tx, mark) = (tx.clone(), mark.to_string());
+        std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in std::io::BufReader::new(r).lines() {
+                let line = line.unwrap();
+                if line.contains(&mark) {
+                    let _ = tx.send(());
+                }
+                all += &line;
+                all += "\n";
+            }
+            all
+        })
+    })
+    .collect();
+    rx.recv_timeout(std::time::Duration::from_secs(300))
+        .unwrap_or_else(|_| panic!("no line with {mark:?}"));
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    let mut outs = readers.into_iter().map(|r| r.join().unwrap());
+    (status, outs.next().unwrap(), outs.next().unwrap())
+}
+
+/// Ctrl-C during a proof ends it cleanly: exit 130 and the bound proved so far.
+#[test]
+fn ctrl_c_during_the_search_reports_the_proved_bound() {
+    // 16 moves optimal: korf6 needs minutes for it.
+    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U R' F2 D";
+    let (status, out, err) = interrupt_after(
+        &[
+            "solve",
+            scramble,
+            "--pdb-dir",
+            korf6_dir(),
+            "--set",
+            "korf6",
+        ],
+        "upper bound:",
+    );
+    assert_eq!(status.code(), Some(130), "{out}{err}");
+    assert!(
+        out.contains("interrupted: no solution of fewer than"),
+        "{out}"
+    );
+}
+
+/// Before the search begins, Ctrl-C ends the program at once, also while a table is being
+/// built: the table in progress is never saved.
+#[test]
+fn ctrl_c_during_a_table_build_ends_the_program() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = common::test_dir("ctrl-c-build");
+    let (status, out, err) = interrupt_after(
+        &[
+            "solve",
+            "R U F",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+            "--set",
+            "korf6",
+            "--no-upper-bound",
+        ],
+        // The corner table is built first; edges6a is being built when this line comes.
+        "saved to",
+    );
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{out}{err}");
+    assert!(dir.join("corners.pdb").exists());
+    assert!(!dir.join("edges6a.pdb").exists(), "{err}");
+    assert!(!out.contains("solution"), "{out}");
+}

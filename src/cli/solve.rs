@@ -79,7 +79,8 @@ pub enum SolverKind {
     Thistlethwaite,
 }
 
-/// Set by Ctrl-C: searches stop cleanly and report what they proved.
+/// Set by Ctrl-C once the optimal search has begun: searches stop cleanly and report what they
+/// proved.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Reads the positions to solve: (input text, position).
@@ -120,9 +121,6 @@ pub fn run(args: Args) -> Result<i32, Failure> {
         ));
     }
     let inputs = positions(&args)?;
-    let _ = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
     match args.solver {
         SolverKind::Optimal => with_threads(args.threads, || run_optimal(&args, &inputs)),
         SolverKind::Thistlethwaite => run_thistlethwaite(&args, &inputs),
@@ -147,6 +145,12 @@ fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
         .predict
         .then(|| Model::new(&solver, args))
         .transpose()?;
+    // Only now does Ctrl-C stop cleanly: before, while the upper bounds are found and the
+    // tables loaded or built, it ends the program at once as usual (a table being written
+    // leaves at most a stray temporary file).
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
     let mut summary = BatchSummary::new();
     let mut status = 0;
     for ((input, cube), upper) in inputs.iter().zip(&uppers) {
