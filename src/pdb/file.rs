@@ -12,6 +12,11 @@
 //! version, size and checksum, and refuses anything else with an error naming the file and what
 //! is wrong. `NAME.pdb.zst` (zstd) copies move tables between machines; a table whose `.pdb` is
 //! missing is read from its `.zst` copy transparently (decompressed into memory).
+//!
+//! Loading either maps the file ([`load`], [`load_payload`]: listings and checks) or reads the
+//! payload straight into the memory that keeps it ([`load_in_memory`] for the search's huge-page
+//! tables, [`load_vec`] for the other solvers' tables), checked there, so that a table is never
+//! resident twice while it loads.
 
 use super::pattern::Pattern;
 use super::table::{NibbleTable, histogram_mean};
@@ -406,20 +411,58 @@ pub fn load_in_memory(
     path: &Path,
     pattern: Pattern,
 ) -> Result<(NibbleTable, TableInfo), TableError> {
-    let kind: TableKind = pattern.into();
+    let entries = pattern.entries();
+    read_checked(
+        path,
+        &pattern.into(),
+        |bytes| NibbleTable::in_huge_pages(&bytes, entries),
+        |file| NibbleTable::filled_in_huge_pages(entries, |payload| file.read_exact(payload)),
+        NibbleTable::bytes,
+    )
+}
+
+/// Loads and checks the payload of the table `kind` from `path` (or its `.zst` copy) into a
+/// heap buffer, read straight from the file: for the solvers that keep their tables in their
+/// own structures. Loading needs no more memory than the payload itself.
+pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), TableError> {
+    read_checked(
+        path,
+        kind,
+        Ok,
+        |file| {
+            // The header check has matched the file's length to the kind's.
+            let mut bytes = vec![0; kind.payload_bytes() as usize];
+            file.read_exact(&mut bytes).map(|_| bytes)
+        },
+        |bytes| bytes,
+    )
+}
+
+/// The one way a table is read into memory: from `path`, header checked, the payload read by
+/// `read` from the file positioned after the header, then checksummed in place (`bytes` gives
+/// the payload back); or, when `path` does not exist, from its packed copy (decompressed and
+/// checked by [`load_payload`], then handed to `from_packed`).
+fn read_checked<T>(
+    path: &Path,
+    kind: &TableKind,
+    from_packed: impl FnOnce(Vec<u8>) -> std::io::Result<T>,
+    read: impl FnOnce(&mut File) -> std::io::Result<T>,
+    bytes: impl Fn(&T) -> &[u8],
+) -> Result<(T, TableInfo), TableError> {
     if !path.exists() {
         // Only the packed copy (or nothing) is there: `load_payload` says which.
-        let (payload, info) = load_payload(path, &kind)?;
-        let table =
-            NibbleTable::in_huge_pages(payload.bytes(), pattern.entries()).map_err(io_err(path))?;
-        return Ok((table, info));
+        let (payload, info) = load_payload(path, kind)?;
+        let heap = match payload {
+            Payload::Heap(bytes) => bytes,
+            // The file appeared meanwhile and was mapped instead.
+            mapped => mapped.bytes().to_vec(),
+        };
+        return Ok((from_packed(heap).map_err(io_err(path))?, info));
     }
-    let (mut file, info) = open_header(path, &kind)?;
-    let table =
-        NibbleTable::filled_in_huge_pages(pattern.entries(), |payload| file.read_exact(payload))
-            .map_err(io_err(path))?;
-    verify_checksum(path, &info, table.bytes(), &kind)?;
-    Ok((table, info))
+    let (mut file, info) = open_header(path, kind)?;
+    let t = read(&mut file).map_err(io_err(path))?;
+    verify_checksum(path, &info, bytes(&t), kind)?;
+    Ok((t, info))
 }
 
 /// Opens a table file and reads and checks its header (not the checksum); the file is left
@@ -482,9 +525,14 @@ mod tests {
         let path = table_path(&dir, p);
         let info = save(&path, p, &t, "bfs").unwrap();
         assert_eq!(info.histogram.iter().sum::<u64>(), p.entries());
-        // Both loaders: the file mapping and the copy read into huge-page memory.
+        // Every loader: the file mapping, the copy read into huge-page memory, and the heap
+        // buffer the two-phase and Thistlethwaite solvers read their tables into.
         type Loader = fn(&Path, Pattern) -> Result<(NibbleTable, TableInfo), TableError>;
-        for load in [load as Loader, load_in_memory] {
+        let into_vec: Loader = |path, p| {
+            load_vec(path, &p.into())
+                .map(|(v, info)| (NibbleTable::from_bytes(v, p.entries()), info))
+        };
+        for load in [load as Loader, load_in_memory, into_vec] {
             let (loaded, info2) = load(&path, p).unwrap();
             assert!(loaded.bytes() == t.bytes());
             assert_eq!(info, info2);

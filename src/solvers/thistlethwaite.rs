@@ -349,8 +349,8 @@ impl Thistlethwaite {
                 })
             };
             if exists(&path)? || exists(&file::packed_path(&path))? {
-                let (payload, _) = file::load_payload(&path, &table_kind(phase))?;
-                *slot = Some(payload.bytes().into());
+                let (bytes, _) = file::load_vec(&path, &table_kind(phase))?;
+                *slot = Some(bytes.into_boxed_slice());
             }
         }
         let missing: Vec<usize> = (0..PHASES).filter(|&k| tables[k].is_none()).collect();

@@ -104,7 +104,7 @@ impl TwoPhase {
                 missing[i] = true;
                 continue;
             }
-            let (payload, info) = file::load_payload(&path, kind)?;
+            let (bytes, info) = file::load_vec(&path, kind)?;
             if info.histogram.iter().sum::<u64>() != kind.entries {
                 return Err(TableError::Header {
                     path,
@@ -112,7 +112,6 @@ impl TwoPhase {
                     hint: rebuild_hint(kind, dir),
                 });
             }
-            let bytes = payload.bytes().to_vec();
             let entries = kind.entries as usize;
             match i {
                 0 => tp.phase1 = Mod3Table::from_bytes(bytes, entries, info.histogram),
