@@ -86,7 +86,7 @@ pub fn patterns_of(names: &[String]) -> Result<Vec<Pattern>, Failure> {
 fn present(dir: &std::path::Path) -> Vec<Pattern> {
     Pattern::ALL
         .into_iter()
-        .filter(|&p| table_path(dir, p).exists() || file::packed_path(&table_path(dir, p)).exists())
+        .filter(|&p| file::is_present(&table_path(dir, p)).unwrap_or(false))
         .collect()
 }
 

@@ -370,17 +370,8 @@ impl Payload {
 /// Loads and checks the table `kind` from `path` (memory-mapped), or from its `.zst` copy when
 /// `path` does not exist.
 pub fn load_payload(path: &Path, kind: &TableKind) -> Result<(Payload, TableInfo), TableError> {
-    let packed = packed_path(path);
-    if !path.exists() && packed.exists() {
-        let file = File::open(&packed).map_err(io_err(&packed))?;
-        let mut bytes = Vec::new();
-        zstd::stream::read::Decoder::new(file)
-            .and_then(|mut d| d.read_to_end(&mut bytes))
-            .map_err(io_err(&packed))?;
-        let header = &bytes[..bytes.len().min(HEADER_LEN)];
-        let info = parse_header(&packed, header, bytes.len() as u64, kind)?;
-        let payload = bytes.split_off(HEADER_LEN);
-        verify_checksum(&packed, &info, &payload, kind)?;
+    if let Some(packed) = packed_instead(path) {
+        let (payload, info) = load_packed(&packed, kind)?;
         return Ok((Payload::Heap(payload), info));
     }
     let file = File::open(path).map_err(io_err(path))?;
@@ -391,6 +382,37 @@ pub fn load_payload(path: &Path, kind: &TableKind) -> Result<(Payload, TableInfo
     let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, kind)?;
     verify_checksum(path, &info, &map[HEADER_LEN..], kind)?;
     Ok((Payload::Mapped(map), info))
+}
+
+/// The packed copy to read instead of `path`: the one that exists when `path` does not.
+fn packed_instead(path: &Path) -> Option<PathBuf> {
+    let packed = packed_path(path);
+    (!path.exists() && packed.exists()).then_some(packed)
+}
+
+/// Decompresses the packed table file `packed` and checks it; returns its payload.
+fn load_packed(packed: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), TableError> {
+    let file = File::open(packed).map_err(io_err(packed))?;
+    let mut bytes = Vec::new();
+    zstd::stream::read::Decoder::new(file)
+        .and_then(|mut d| d.read_to_end(&mut bytes))
+        .map_err(io_err(packed))?;
+    let header = &bytes[..bytes.len().min(HEADER_LEN)];
+    let info = parse_header(packed, header, bytes.len() as u64, kind)?;
+    let payload = bytes.split_off(HEADER_LEN);
+    verify_checksum(packed, &info, &payload, kind)?;
+    Ok((payload, info))
+}
+
+/// Is the table at `path` there, as the file itself or as its packed copy?
+pub fn is_present(path: &Path) -> Result<bool, TableError> {
+    let exists = |p: &Path| {
+        p.try_exists().map_err(|source| TableError::Io {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    Ok(exists(path)? || exists(&packed_path(path))?)
 }
 
 /// Loads and checks the pattern database of `pattern` from `path` (see [`load_payload`]).
@@ -440,8 +462,8 @@ pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), T
 
 /// The one way a table is read into memory: from `path`, header checked, the payload read by
 /// `read` from the file positioned after the header, then checksummed in place (`bytes` gives
-/// the payload back); or, when `path` does not exist, from its packed copy (decompressed and
-/// checked by [`load_payload`], then handed to `from_packed`).
+/// the payload back); or, when `path` does not exist, from its packed copy (decompressed,
+/// checked, then handed to `from_packed`), as [`load_payload`] decides.
 fn read_checked<T>(
     path: &Path,
     kind: &TableKind,
@@ -449,15 +471,9 @@ fn read_checked<T>(
     read: impl FnOnce(&mut File) -> std::io::Result<T>,
     bytes: impl Fn(&T) -> &[u8],
 ) -> Result<(T, TableInfo), TableError> {
-    if !path.exists() {
-        // Only the packed copy (or nothing) is there: `load_payload` says which.
-        let (payload, info) = load_payload(path, kind)?;
-        let heap = match payload {
-            Payload::Heap(bytes) => bytes,
-            // The file appeared meanwhile and was mapped instead.
-            mapped => mapped.bytes().to_vec(),
-        };
-        return Ok((from_packed(heap).map_err(io_err(path))?, info));
+    if let Some(packed) = packed_instead(path) {
+        let (payload, info) = load_packed(&packed, kind)?;
+        return Ok((from_packed(payload).map_err(io_err(&packed))?, info));
     }
     let (mut file, info) = open_header(path, kind)?;
     let t = read(&mut file).map_err(io_err(path))?;

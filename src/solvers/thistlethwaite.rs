@@ -342,13 +342,7 @@ impl Thistlethwaite {
         let mut tables: [Option<Box<[u8]>>; PHASES] = Default::default();
         for (phase, slot) in tables.iter_mut().enumerate() {
             let path = Self::table_path(dir, phase);
-            let exists = |p: &Path| {
-                p.try_exists().map_err(|source| FileError::Io {
-                    path: p.to_path_buf(),
-                    source,
-                })
-            };
-            if exists(&path)? || exists(&file::packed_path(&path))? {
+            if file::is_present(&path)? {
                 let (bytes, _) = file::load_vec(&path, &table_kind(phase))?;
                 *slot = Some(bytes.into_boxed_slice());
             }

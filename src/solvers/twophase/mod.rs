@@ -94,13 +94,7 @@ impl TwoPhase {
         // Load what exists first, so a bad file is reported before any slow build.
         for (i, kind) in tp.table_kinds().iter().enumerate() {
             let path = Self::table_path(dir, i);
-            let exists = |p: &Path| {
-                p.try_exists().map_err(|source| TableError::Io {
-                    path: p.to_path_buf(),
-                    source,
-                })
-            };
-            if !exists(&path)? && !exists(&file::packed_path(&path))? {
+            if !file::is_present(&path)? {
                 missing[i] = true;
                 continue;
             }
