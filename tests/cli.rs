@@ -276,46 +276,15 @@ fn other_solvers_give_valid_solutions() {
     }
 }
 
-/// Runs `optcube args`, waits for a line containing `mark` on stdout or stderr, then sends
-/// SIGINT; returns the exit status and both outputs.
+/// Runs `optcube args` and sends SIGINT as soon as a line contains `mark`.
 fn interrupt_after(args: &[&str], mark: &str) -> (std::process::ExitStatus, String, String) {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let readers: Vec<_> = [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ]
-    .into_iter()
-    .map(|r| {
-        let (tx, mark) = (tx.clone(), mark.to_string());
-        std::thread::spawn(move || {
-            let mut all = String::new();
-            for line in std::io::BufReader::new(r).lines() {
-                let line = line.unwrap();
-                if line.contains(&mark) {
-                    let _ = tx.send(());
-                }
-                all += &line;
-                all += "\n";
-            }
-            all
-        })
-    })
-    .collect();
-    rx.recv_timeout(std::time::Duration::from_secs(300))
-        .unwrap_or_else(|_| panic!("no line with {mark:?}"));
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = child.wait().unwrap();
-    let mut outs = readers.into_iter().map(|r| r.join().unwrap());
-    (status, outs.next().unwrap(), outs.next().unwrap())
+    common::signal_after(
+        Path::new("."),
+        args,
+        mark,
+        std::time::Duration::ZERO,
+        libc::SIGINT,
+    )
 }
 
 /// Ctrl-C during a proof ends it cleanly: exit 130 and the bound proved so far.

@@ -8,7 +8,7 @@ mod common;
 
 use common::{korf6_dir, optcube_in, stderr, stdout, test_dir};
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -251,45 +251,25 @@ fn stop_signal_ends_cleanly(signal: i32, name: &str) {
     let dir = test_dir(name);
     let out = dir.join("random.jsonl");
     // Random positions: korf6 needs far longer than this test for one of them.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
-        .args(lengths_args(
-            None,
-            "3",
-            "5",
-            &["--pdb-dir", korf6_dir(), "--out", out.to_str().unwrap()],
-        ))
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        for line in std::io::BufReader::new(err).lines() {
-            let line = line.unwrap();
-            if line.contains("solving 3 positions") {
-                let _ = tx.send(());
-            }
-            all += &line;
-            all += "\n";
-        }
-        all
-    });
-    rx.recv_timeout(Duration::from_secs(120))
-        .expect("the search does not start");
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-    let o = child.wait_with_output().unwrap();
-    let err = reader.join().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{err}");
+    let args = lengths_args(
+        None,
+        "3",
+        "5",
+        &["--pdb-dir", korf6_dir(), "--out", out.to_str().unwrap()],
+    );
+    let (status, out_text, err) = common::signal_after(
+        &dir,
+        &args,
+        "solving 3 positions",
+        Duration::from_millis(300),
+        signal,
+    );
+    assert_eq!(status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(
-        stdout(&o).starts_with("0 positions finished; 3 missing"),
+        out_text.starts_with("0 positions finished; 3 missing"),
         "{}",
-        stdout(&o)
+        out_text
     );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
 }

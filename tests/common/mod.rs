@@ -20,6 +20,57 @@ pub fn optcube_in(cwd: &Path, args: &[&str]) -> Output {
         .expect("run optcube")
 }
 
+/// Runs `optcube args` in `cwd`, waits (at most 300 s) for a line containing `mark` on stdout
+/// or stderr, waits `delay` more, then sends `signal`; returns the exit status and both
+/// outputs.
+pub fn signal_after(
+    cwd: &Path,
+    args: &[&str],
+    mark: &str,
+    delay: std::time::Duration,
+    signal: i32,
+) -> (std::process::ExitStatus, String, String) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run optcube");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let readers: Vec<_> = [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ]
+    .into_iter()
+    .map(|r| {
+        let (tx, mark) = (tx.clone(), mark.to_string());
+        std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in std::io::BufReader::new(r).lines() {
+                let line = line.unwrap();
+                if line.contains(&mark) {
+                    let _ = tx.send(());
+                }
+                all += &line;
+                all += "\n";
+            }
+            all
+        })
+    })
+    .collect();
+    rx.recv_timeout(std::time::Duration::from_secs(300))
+        .unwrap_or_else(|_| panic!("no line with {mark:?}"));
+    std::thread::sleep(delay);
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    let status = child.wait().unwrap();
+    let mut outs = readers.into_iter().map(|r| r.join().unwrap());
+    (status, outs.next().unwrap(), outs.next().unwrap())
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
