@@ -15,21 +15,25 @@ pub fn build(p: Pattern, method: Method, threads: usize) -> NibbleTable {
     pool.install(|| generate(p, method, &progress))
 }
 
-/// The `korf6` set (corners, edges6a, edges6b) as a heuristic, built once.
+/// The `korf6` set (corners, edges6a, edges6b) as a heuristic with the corner successor table,
+/// built once.
 pub fn korf6() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
-        Heuristic::new(
+        let mut h = Heuristic::new(
             [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]
                 .into_iter()
                 .map(|p| (p, build(p, Method::Bfs, 2)))
                 .collect(),
-        )
+        );
+        h.derive_corner_successors(ProgressMode::Hidden)
+            .expect("memory");
+        h
     })
 }
 
 /// The `korf6` tables (copies) with the turned lookups of the edge tables
-/// ([`Heuristic::set_symmetric`]).
+/// ([`Heuristic::set_symmetric`]), without the corner successor table.
 pub fn korf6_sym() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
@@ -60,12 +64,17 @@ pub fn phase1() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
         let corners = korf6_table(Pattern::Corners);
-        Heuristic::new(vec![
+        let mut h = Heuristic::new(vec![
             (Pattern::Phase1, build(Pattern::Phase1, Method::Bfs, 2)),
             (
                 Pattern::Corners,
                 NibbleTable::from_bytes(corners.bytes().to_vec(), corners.entries()),
             ),
-        ])
+        ]);
+        // The corner lookup comes after the phase-1 ones here: its successor word is
+        // prefetched in its own round.
+        h.derive_corner_successors(ProgressMode::Hidden)
+            .expect("memory");
+        h
     })
 }

@@ -8,6 +8,7 @@ mod blocks;
 pub mod generate;
 pub mod pattern;
 pub mod phase1;
+pub mod successors;
 pub mod table;
 
 pub use generate::{Method, generate};

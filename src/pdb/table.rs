@@ -95,9 +95,7 @@ impl NibbleTable {
         fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
     ) -> std::io::Result<NibbleTable> {
         let len = bytes_for(entries);
-        let mut map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage); // only advice; fine if refused
+        let mut map = huge_page_memory(len)?;
         fill(&mut map[..len])?;
         let map = map.make_read_only()?;
         Ok(Self::from_mmap(map, 0, entries))
@@ -237,6 +235,15 @@ pub fn histogram_mean(h: &[u64]) -> f64 {
     } else {
         weighted as f64 / total as f64
     }
+}
+
+/// `len` bytes (at least one) of zeroed anonymous memory advised to use huge pages, for the
+/// tables the search reads at random: 2 MB pages spare most of its TLB misses.
+pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage); // only advice; fine if refused
+    Ok(map)
 }
 
 /// Asks the CPU to start loading the cache line at `p` (a hint: never faults, any address).

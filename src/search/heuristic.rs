@@ -8,7 +8,9 @@
 //! same distance from solved), a free extra lower bound when the search tracks both.
 
 use crate::cube::Cube;
+use crate::pdb::successors::CornerSuccessors;
 use crate::pdb::{NibbleTable, Pattern};
+use crate::progress::{Progress, ProgressMode};
 
 /// One table lookup of the heuristic: a table, read either for the position itself or for the
 /// position conjugated by a whole-cube rotation `S` (`S P S⁻¹`, the same position seen from
@@ -39,6 +41,8 @@ impl Lookup {
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
     lookups: Vec<Lookup>,
+    /// Derived from the corner table on request ([`Heuristic::derive_corner_successors`]).
+    corner_successors: Option<CornerSuccessors>,
 }
 
 impl Heuristic {
@@ -60,6 +64,7 @@ impl Heuristic {
         let mut h = Heuristic {
             tables,
             lookups: Vec::new(),
+            corner_successors: None,
         };
         h.set_symmetric(false);
         h
@@ -88,6 +93,31 @@ impl Heuristic {
                 }
             }
         }
+    }
+
+    /// Derives the corner successor table from the corner table, if there is one and it has
+    /// not been derived yet (about 350 MB, a few seconds; progress per `mode`). The search
+    /// then reads all children's corner values of a node at once ([`crate::pdb::successors`]).
+    pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> std::io::Result<()> {
+        let Some((_, corners)) = self.tables.iter().find(|(p, _)| *p == Pattern::Corners) else {
+            return Ok(());
+        };
+        if self.corner_successors.is_none() {
+            let n = crate::coord::N_PERM8 as u64;
+            let progress = Progress::new(mode, "successors", n, "permutations");
+            self.corner_successors = Some(CornerSuccessors::derive(corners, &progress)?);
+            let seconds = progress.elapsed();
+            progress.finish(&format!(
+                "corner successor table derived, {} MB, {seconds:.1} s",
+                crate::pdb::successors::BYTES / 1_000_000
+            ));
+        }
+        Ok(())
+    }
+
+    /// The corner successor table, once derived.
+    pub fn corner_successors(&self) -> Option<&CornerSuccessors> {
+        self.corner_successors.as_ref()
     }
 
     /// The tables in lookup order.

@@ -13,7 +13,9 @@
 //! first, which the threads take from a shared list. Each thread interleaves several depth-first
 //! searches ("lanes", [`SearchOptions::lanes`]) and switches lane at every memory round: while the
 //! entries one lane prefetched are on their way from memory, the other lanes compute. The
-//! corner table is read at the position's corner coordinates, kept by move tables (`Node`);
+//! corner table is read at the position's corner coordinates, kept by move tables (`Node`),
+//! or, when the heuristic has it, the corner successor table answers all children of a node
+//! with one read ([`crate::pdb::successors`]);
 //! a surviving child's move-table rows are prefetched when its frame is pushed and again when
 //! its expansion begins, one lane step before its first lookup reads them. The children's
 //! cubes, needed only by the lookups that rank cubes, are composed for the children left after
@@ -32,6 +34,7 @@ use crate::coord::{self, MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
 use crate::pdb::pattern::{BATCH, Batch, Members};
+use crate::pdb::successors::CornerSuccessors;
 use crate::pdb::table::prefetch;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -56,6 +59,10 @@ pub struct SearchOptions {
     /// Run the search loop compiled for the baseline CPU even where the x86-64-v3 one could
     /// run (see the private `Worker::run`); to compare and test the two.
     pub baseline_cpu: bool,
+    /// Read the corner values of a node's children from the heuristic's corner successor
+    /// table when it has one ([`Heuristic::derive_corner_successors`]): one memory read per
+    /// node instead of one per child. Same values, same pruning; off, to measure it.
+    pub corner_successors: bool,
 }
 
 impl Default for SearchOptions {
@@ -68,6 +75,7 @@ impl Default for SearchOptions {
             lanes: 4,
             skip_lookups: true,
             baseline_cpu: false,
+            corner_successors: true,
         }
     }
 }
@@ -97,8 +105,8 @@ pub struct SearchResult {
     pub interrupted: bool,
 }
 
-/// A node of the search: the position, its inverse, and the corner coordinates of the
-/// position.
+/// A node of the search: the position, its inverse, the corner coordinates of the position
+/// and, when the search reads corner successors, its corner-table value.
 ///
 /// The corner table is indexed by the corner coordinates of the *position* (`corners * 2187 +
 /// twist`, [`crate::coord`]), kept by two move-table lookups per move instead of ranking the
@@ -111,6 +119,9 @@ struct Node {
     p: Cube,
     q: Cube,
     corners: [u16; 2],
+    /// The corner-table value, set by [`Worker::begin`] when the search reads the corner
+    /// successor table (whose words are relative to it).
+    hc: u8,
 }
 
 impl Node {
@@ -119,6 +130,7 @@ impl Node {
             p: *p,
             q: *q,
             corners: [coord::corners(&p.cp()), coord::twist(&p.co())],
+            hc: 0,
         }
     }
 
@@ -133,6 +145,7 @@ impl Node {
             },
             q: self.child_q(m),
             corners: self.child_corners(m, mt),
+            hc: 0,
         }
     }
 
@@ -340,6 +353,10 @@ struct Worker<'a> {
     lanes: usize,
     /// Run the baseline-CPU search loop ([`SearchOptions::baseline_cpu`]).
     baseline_cpu: bool,
+    /// The corner successor table and the index of the corner lookup it answers, when the
+    /// search reads it ([`SearchOptions::corner_successors`]). That lookup is never skipped,
+    /// so every node's corner value is known exactly.
+    successors: Option<(&'a CornerSuccessors, usize)>,
     nodes: u64,
     min_exceeded: u8,
 }
@@ -347,6 +364,16 @@ struct Worker<'a> {
 impl<'a> Worker<'a> {
     fn new(h: &'a Heuristic, opts: &SearchOptions, bound: u8) -> Worker<'a> {
         let dual = opts.dual;
+        let successors = h
+            .corner_successors()
+            .filter(|_| opts.corner_successors)
+            .and_then(|s| {
+                let corner = h.lookups().iter().position(|l| {
+                    let (pat, _) = h.table(l);
+                    reads_corner_coordinates(pat, l)
+                })?;
+                (corner < TRACKED).then_some((s, corner))
+            });
         // A dual lookup of a table that is not self-dual reads the inverse position, whose
         // value may change by more than one per move: it is never skipped.
         let skippable = h
@@ -354,7 +381,11 @@ impl<'a> Worker<'a> {
             .iter()
             .take(TRACKED)
             .enumerate()
-            .filter(|(_, l)| opts.skip_lookups && (!dual || h.table(l).0.is_self_dual()))
+            .filter(|&(i, l)| {
+                opts.skip_lookups
+                    && (!dual || h.table(l).0.is_self_dual())
+                    && successors.is_none_or(|(_, corner)| i != corner)
+            })
             .fold(0, |s, (i, _)| s | 1 << i);
         Worker {
             h,
@@ -365,6 +396,7 @@ impl<'a> Worker<'a> {
             skippable,
             lanes: opts.lanes.max(1),
             baseline_cpu: opts.baseline_cpu,
+            successors,
             nodes: 0,
             min_exceeded: u8::MAX,
         }
@@ -489,7 +521,9 @@ impl<'a> Worker<'a> {
     /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds`) in `e` and
     /// prefetches the node's move-table rows. Its children's entries of the first lookup are
     /// computed and prefetched by the lane's next step, which needs those rows: done here,
-    /// the lookup would stall on them (measured: 2–3 % of the search rate).
+    /// the lookup would stall on them (measured: 2–3 % of the search rate). When the first
+    /// lookup is the corner successor word, it needs no rows: it is prefetched here and read
+    /// by the next step.
     #[inline(always)]
     fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize, bounds: Bounds) {
         let allowed = ALLOWED_AFTER[last_face];
@@ -505,6 +539,18 @@ impl<'a> Worker<'a> {
         e.lookup = 0;
         e.pending = false;
         node.prefetch_rows(self.mt);
+        if let Some((successors, corner)) = self.successors {
+            let i = corner_entry(node.corners);
+            // The value is known unless the node is a work unit (not read from a frame).
+            e.node.hc = match bounds.get(corner) {
+                15 => self.h.table(&self.h.lookups()[corner]).1.get(i),
+                v => v,
+            };
+            if corner == 0 {
+                successors.prefetch(i);
+                e.pending = true;
+            }
+        }
     }
 
     /// Computes the indices of the next lookup for the children still alive and prefetches
@@ -534,6 +580,10 @@ impl<'a> Worker<'a> {
         let l = &lookups[e.lookup];
         let (pat, table) = self.h.table(l);
         if reads_corner_coordinates(pat, l) {
+            if let Some((successors, _)) = self.successors {
+                successors.prefetch(corner_entry(e.node.corners));
+                return true;
+            }
             let [c, t] = e.node.corners.map(|x| x as usize * N_MOVES);
             let (crow, trow) = (
                 &self.mt.corners[c..][..N_MOVES],
@@ -590,9 +640,14 @@ impl<'a> Worker<'a> {
         e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
         if reads_corner_coordinates(pat, l) {
             // (Self-dual: `prepare` computes no dual indices for it.)
-            // All slots, as in `prepare` (dead ones read entry 0).
-            for k in 0..N_MOVES {
-                vals[k] = table.get(e.corner_idx[k]);
+            if let Some((successors, _)) = self.successors {
+                // Every move's slot, the dead ones too.
+                successors.children(corner_entry(e.node.corners), e.node.hc, vals);
+            } else {
+                // All slots, as in `prepare` (dead ones read entry 0).
+                for k in 0..N_MOVES {
+                    vals[k] = table.get(e.corner_idx[k]);
+                }
             }
         } else if self.dual && !pat.is_self_dual() {
             for k in Members(e.alive) {

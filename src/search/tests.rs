@@ -147,14 +147,30 @@ fn phase1_solutions_are_optimal_up_to_10_moves() {
     }
 }
 
-/// Solves `c` with the `korf6` tables and `opts`, checks that the answer is optimal and solves
-/// `c`; returns the solution and each iteration's bound and node count.
-fn solve_checked(c: &Cube, opts: &SearchOptions) -> (Vec<Move>, Vec<(u8, u64)>) {
-    let r = solve(h(), c, opts, &NO_STOP);
+/// Solves `c` with `heuristic` and `opts`, checks that the answer is optimal and solves `c`;
+/// returns the solution and each iteration's bound and node count.
+fn solve_checked(
+    heuristic: &Heuristic,
+    c: &Cube,
+    opts: &SearchOptions,
+) -> (Vec<Move>, Vec<(u8, u64)>) {
+    let r = solve(heuristic, c, opts, &NO_STOP);
     let solution = r.solution.expect("a solution");
     assert!(r.optimal && c.apply_seq(&solution).is_solved());
     let iterations = r.iterations.iter().map(|i| (i.bound, i.nodes)).collect();
     (solution, iterations)
+}
+
+/// [`solve_checked`]'s solution length and its iterations but the last, which stopped at its
+/// solution: those were searched completely, so they depend only on the tree searched.
+fn complete_iterations(
+    heuristic: &Heuristic,
+    c: &Cube,
+    opts: &SearchOptions,
+) -> (usize, Vec<(u8, u64)>) {
+    let (solution, mut iterations) = solve_checked(heuristic, c, opts);
+    iterations.pop();
+    (solution.len(), iterations)
 }
 
 /// Interleaving lanes and threads changes the order in which subtrees are visited, not the
@@ -169,10 +185,7 @@ fn lanes_and_threads_search_the_same_tree() {
             dual,
             ..SearchOptions::default()
         };
-        let (_, mut iterations) = solve_checked(&c, &opts);
-        // All but the last iteration were searched completely.
-        iterations.pop();
-        iterations
+        complete_iterations(h(), &c, &opts).1
     };
     for dual in [false, true] {
         let reference = run(1, 1, dual);
@@ -200,9 +213,34 @@ fn skipped_lookups_prune_nothing() {
                     skip_lookups,
                     ..SearchOptions::default()
                 };
-                let (solution, mut iterations) = solve_checked(&c, &opts);
-                iterations.pop(); // the last one, which stopped at its solution
-                (solution.len(), iterations)
+                complete_iterations(h(), &c, &opts)
+            };
+            let (with, without) = (run(true), run(false));
+            assert!(with.1.len() >= 2, "{with:?}");
+            assert_eq!(with, without, "{scramble} dual {dual}");
+        }
+    }
+}
+
+/// Reading the corner values of all children from the corner successor table prunes exactly
+/// what reading the corner table child by child prunes: complete iterations generate the same
+/// nodes, with the corner lookup first (`korf6`) and after three others (`phase1`).
+#[test]
+fn corner_successors_prune_the_same_nodes() {
+    for (heuristic, scramble) in [
+        (h(), "R U2 F' L D B' R2 U F' D2"),
+        (phase1(), "B2 R' B R' B U R2 B R F B2"),
+    ] {
+        let c = Cube::from_moves(&parse_moves(scramble).unwrap());
+        assert!(heuristic.corner_successors().is_some());
+        for dual in [false, true] {
+            let run = |corner_successors| {
+                let opts = SearchOptions {
+                    dual,
+                    corner_successors,
+                    ..SearchOptions::default()
+                };
+                complete_iterations(heuristic, &c, &opts)
             };
             let (with, without) = (run(true), run(false));
             assert!(with.1.len() >= 2, "{with:?}");
@@ -226,7 +264,7 @@ fn both_compiled_search_loops_agree() {
                     baseline_cpu,
                     ..SearchOptions::default()
                 };
-                solve_checked(&c, &opts)
+                solve_checked(h(), &c, &opts)
             };
             assert_eq!(run(false), run(true), "{scramble} dual {dual}");
         }

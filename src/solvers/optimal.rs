@@ -4,7 +4,7 @@
 //! checked, and `optimal` is set only from a completed IDA* proof ([`crate::search::ida`]).
 
 use crate::cube::Cube;
-use crate::pdb::set::{SetError, build_missing, load_all};
+use crate::pdb::set::{SetError, available_memory, build_missing, load_all};
 use crate::pdb::{Method, NibbleTable, Pattern};
 use crate::progress::ProgressMode;
 use crate::search::{Heuristic, SearchOptions, SearchResult, solve};
@@ -33,6 +33,33 @@ impl OptimalSolver {
     ) -> Result<OptimalSolver, SetError> {
         build_missing(dir, patterns, Method::Bfs, false, mode)?;
         Ok(Self::from_tables(load_all(dir, patterns)?))
+    }
+
+    /// Derives the corner successor table from the corner table, which makes the search
+    /// about a tenth faster for 353 MB of memory and a few seconds ([`crate::pdb::successors`]).
+    /// Nothing to do for a set without the corner table. When memory is short the solver
+    /// goes on without it, saying so on stderr (unless `mode` is hidden).
+    pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> Result<(), SetError> {
+        let need = crate::pdb::successors::BYTES;
+        // Keep a margin for the search itself and the rest of the machine.
+        let have = available_memory().unwrap_or(u64::MAX);
+        if have < need + (need >> 2) {
+            if mode != ProgressMode::Hidden {
+                eprintln!(
+                    "successors: not derived, {} MB available: the search reads the corner \
+                     table child by child (slower, same results)",
+                    have / 1_000_000
+                );
+            }
+            return Ok(());
+        }
+        self.heuristic
+            .derive_corner_successors(mode)
+            .map_err(|e| SetError::Memory {
+                what: format!("the corner successor table ({e})"),
+                need_mb: need / 1_000_000,
+                have_mb: have / 1_000_000,
+            })
     }
 
     /// Adds (or removes) the lookups of the partial edge tables on the position turned about

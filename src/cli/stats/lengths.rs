@@ -105,7 +105,8 @@ pub fn run(args: Args) -> Result<i32, Failure> {
     if !todo.is_empty() {
         status = with_threads(args.threads, || {
             let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
-            let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
+            let mut solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
+            solver.derive_corner_successors(ProgressMode::auto())?;
             let opts = SearchOptions {
                 threads: rayon::current_num_threads(),
                 dual: args.dual,
