@@ -191,6 +191,49 @@ fn text_output_and_max_depth() {
     );
 }
 
+/// The solver derives the corner successor table unless told not to; either way it proves the
+/// same length and searches the same complete iterations (the last one may stop elsewhere).
+#[test]
+fn no_successors_searches_the_same_tree() {
+    let dir = korf6_dir();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "R U2 F' L D B' R2 U F' D2",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            dir,
+            "-v",
+        ];
+        args.extend_from_slice(extra);
+        let o = optcube(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let solution = out.lines().find(|l| l.starts_with("solution:")).unwrap();
+        let length = solution.split('(').nth(1).unwrap().to_string();
+        let mut bounds: Vec<String> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with("bound"))
+            // bound, nodes; not the seconds
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .collect();
+        bounds.pop();
+        (
+            stderr(&o).contains("corner successor table derived"),
+            length,
+            bounds,
+        )
+    };
+    let (derived, length, bounds) = run(&[]);
+    assert!(derived);
+    assert!(
+        length.contains("optimal") && bounds.len() >= 2,
+        "{length} {bounds:?}"
+    );
+    assert_eq!(run(&["--no-successors"]), (false, length, bounds));
+}
+
 #[test]
 fn bad_file_lines_are_named() {
     let file = std::env::temp_dir().join(format!("optcube-bad-{}.txt", std::process::id()));
