@@ -109,7 +109,7 @@ impl Heuristic {
             let seconds = progress.elapsed();
             progress.finish(&format!(
                 "corner successor table derived, {} MB, {seconds:.1} s",
-                crate::pdb::successors::BYTES / 1_000_000
+                crate::pdb::successors::BYTES.div_ceil(1_000_000)
             ));
         }
         Ok(())
