@@ -11,8 +11,10 @@
 //!   are random memory accesses: mostly cache misses on a 44 MB table);
 //! - `solve/corners/<scramble>`: `optcube::search::solve` of a fixed 9-move and a fixed 10-move
 //!   scramble, single-threaded (node expansion as the search does it: children evaluated table
-//!   by table with prefetching); the throughput is the search's node count, so criterion's
-//!   `thrpt` line is nodes/s (`Melem/s` = million nodes/s).
+//!   by table with prefetching), the corner table read child by child; the throughput is the
+//!   search's node count, so criterion's `thrpt` line is nodes/s (`Melem/s` = million nodes/s);
+//! - `solve/successors/<scramble>`: the same with the corner successor table (derived from the
+//!   corner table once, before the benchmarks), one read per expanded node.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use optcube::cube::{Cube, Rng, format_moves, parse_moves};
@@ -45,7 +47,10 @@ fn corner_heuristic() -> Heuristic {
         t.elapsed().as_secs_f64(),
         rayon_threads()
     );
-    Heuristic::new(vec![(Pattern::Corners, table)])
+    let mut h = Heuristic::new(vec![(Pattern::Corners, table)]);
+    h.derive_corner_successors(ProgressMode::Hidden)
+        .expect("memory for the corner successor table");
+    h
 }
 
 fn rayon_threads() -> String {
@@ -78,21 +83,25 @@ fn benches(c: &mut Criterion) {
 
     g.finish();
 
-    let opts = SearchOptions {
-        threads: 1,
-        ..SearchOptions::default()
-    };
     let stop = AtomicBool::new(false);
     let mut g = c.benchmark_group("solve");
     g.sample_size(10);
-    for scramble in SCRAMBLES {
+    for (name, scramble, corner_successors) in SCRAMBLES
+        .iter()
+        .flat_map(|s| [("corners", s, false), ("successors", s, true)])
+    {
+        let opts = SearchOptions {
+            threads: 1,
+            corner_successors,
+            ..SearchOptions::default()
+        };
         let seq = parse_moves(scramble).expect("scramble parses");
         let cube = Cube::from_moves(&seq);
         // One search first: its node count (deterministic with one thread) is the throughput.
         let probe = solve(&h, &cube, &opts, &stop);
         let solution = probe.solution.as_deref().expect("the scramble is solvable");
         eprintln!(
-            "solve {scramble:?}: {} ({} moves, optimal {}), {} nodes, {:.3} s, {:.2} M nodes/s",
+            "solve {name} {scramble:?}: {} ({} moves, optimal {}), {} nodes, {:.3} s, {:.2} M nodes/s",
             format_moves(solution),
             solution.len(),
             probe.optimal,
@@ -101,7 +110,7 @@ fn benches(c: &mut Criterion) {
             probe.nodes as f64 / probe.seconds / 1e6
         );
         g.throughput(Throughput::Elements(probe.nodes));
-        g.bench_function(BenchmarkId::new("corners", scramble), |b| {
+        g.bench_function(BenchmarkId::new(name, scramble), |b| {
             b.iter(|| {
                 let r = solve(&h, black_box(&cube), &opts, &stop);
                 debug_assert_eq!(r.nodes, probe.nodes);
