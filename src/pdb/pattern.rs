@@ -145,6 +145,18 @@ impl Pattern {
         matches!(self, Pattern::Phase1 | Pattern::Phase1Sorted)
     }
 
+    /// Of a position's `position` and `inverse` (cubes, or batches of them), the one this
+    /// pattern's table is indexed by ([`Self::reads_position`]), then the other one (what a
+    /// dual lookup indexes).
+    #[inline(always)]
+    pub fn input_and_other<'a, T>(self, position: &'a T, inverse: &'a T) -> (&'a T, &'a T) {
+        if self.reads_position() {
+            (position, inverse)
+        } else {
+            (inverse, position)
+        }
+    }
+
     /// Does the table give a position and its inverse the same value? True for the patterns
     /// that track every piece of a kind (all corners; all edge positions): there the abstract
     /// state is a group element, the inverse position's state is its inverse, and a group

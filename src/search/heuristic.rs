@@ -153,7 +153,7 @@ impl Heuristic {
         let mut h = 0;
         for l in &self.lookups {
             let (pat, t) = self.table(l);
-            let (own, other) = if pat.reads_position() { (p, q) } else { (q, p) };
+            let (own, other) = pat.input_and_other(p, q);
             h = h.max(t.get(pat.index_of_input(&l.cube(own))));
             if dual && !pat.is_self_dual() {
                 h = h.max(t.get(pat.index_of_input(&l.cube(other))));

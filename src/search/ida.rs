@@ -608,11 +608,7 @@ impl<'a> Worker<'a> {
             e.composed = true;
         }
         // The cubes the pattern reads, and those of the inverse (dual) position.
-        let (own, other) = if pat.reads_position() {
-            (&e.cps, &e.cqs)
-        } else {
-            (&e.cqs, &e.cps)
-        };
+        let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         let idx = &mut e.idx;
         pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
             idx[k] = i;
