@@ -36,7 +36,8 @@ impl OptimalSolver {
     }
 
     /// Derives the corner successor table from the corner table, which makes the search
-    /// about a tenth faster for 353 MB of memory and a few seconds ([`crate::pdb::successors`]).
+    /// about 14 % faster (paired runs, `korf` set) for 353 MB of memory and a few seconds
+    /// ([`crate::pdb::successors`]).
     /// Nothing to do for a set without the corner table. When memory is short the solver
     /// goes on without it, saying so on stderr (unless `mode` is hidden).
     pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> Result<(), SetError> {
