@@ -105,8 +105,8 @@ pub struct SearchResult {
     pub interrupted: bool,
 }
 
-/// A node of the search: the position, its inverse, the corner coordinates of the position
-/// and, when the search reads corner successors, its corner-table value.
+/// A node of the search: the position, its inverse, and the corner coordinates of the
+/// position.
 ///
 /// The corner table is indexed by the corner coordinates of the *position* (`corners * 2187 +
 /// twist`, [`crate::coord`]), kept by two move-table lookups per move instead of ranking the
@@ -119,9 +119,6 @@ struct Node {
     p: Cube,
     q: Cube,
     corners: [u16; 2],
-    /// The corner-table value, set by [`Worker::begin`] when the search reads the corner
-    /// successor table (whose words are relative to it).
-    hc: u8,
 }
 
 impl Node {
@@ -130,7 +127,6 @@ impl Node {
             p: *p,
             q: *q,
             corners: [coord::corners(&p.cp()), coord::twist(&p.co())],
-            hc: 0,
         }
     }
 
@@ -145,7 +141,6 @@ impl Node {
             },
             q: self.child_q(m),
             corners: self.child_corners(m, mt),
-            hc: 0,
         }
     }
 
@@ -240,6 +235,9 @@ struct Frame {
 /// that indexing them by a member of the set needs no bounds check.
 struct Expansion {
     node: Node,
+    /// The node's corner-table value, when the search reads the corner successor table (whose
+    /// words are relative to it).
+    corner_value: u8,
     /// Depth of the node.
     g: u8,
     /// The children's positions (with `track_p`) and inverse cubes, made only for the children
@@ -305,6 +303,7 @@ impl Lane {
             g0: 0,
             exp: Box::new(Expansion {
                 node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
+                corner_value: 0,
                 g: 0,
                 cps: [Cube::SOLVED; BATCH],
                 cqs: [Cube::SOLVED; BATCH],
@@ -542,7 +541,7 @@ impl<'a> Worker<'a> {
         if let Some((successors, corner)) = self.successors {
             let i = corner_entry(node.corners);
             // The value is known unless the node is a work unit (not read from a frame).
-            e.node.hc = match bounds.get(corner) {
+            e.corner_value = match bounds.get(corner) {
                 15 => self.h.table(&self.h.lookups()[corner]).1.get(i),
                 v => v,
             };
@@ -638,7 +637,7 @@ impl<'a> Worker<'a> {
             // (Self-dual: `prepare` computes no dual indices for it.)
             if let Some((successors, _)) = self.successors {
                 // Every move's slot, the dead ones too.
-                successors.children(corner_entry(e.node.corners), e.node.hc, vals);
+                successors.children(corner_entry(e.node.corners), e.corner_value, vals);
             } else {
                 // All slots, as in `prepare` (dead ones read entry 0).
                 for k in 0..N_MOVES {

@@ -42,14 +42,16 @@ impl OptimalSolver {
     /// goes on without it, saying so on stderr (unless `mode` is hidden).
     pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> Result<(), SetError> {
         let need = crate::pdb::successors::BYTES;
+        let have = available_memory();
         // Keep a margin for the search itself and the rest of the machine.
-        let have = available_memory().unwrap_or(u64::MAX);
-        if have < need + (need >> 2) {
+        if let Some(have) = have
+            && need + need / 4 > have
+        {
             if mode != ProgressMode::Hidden {
                 eprintln!(
                     "successors: not derived, {} MB available: the search reads the corner \
                      table child by child (slower, same results)",
-                    have / 1_000_000
+                    have >> 20
                 );
             }
             return Ok(());
@@ -58,8 +60,8 @@ impl OptimalSolver {
             .derive_corner_successors(mode)
             .map_err(|e| SetError::Memory {
                 what: format!("the corner successor table ({e})"),
-                need_mb: need / 1_000_000,
-                have_mb: have / 1_000_000,
+                need_mb: need >> 20,
+                have_mb: have.map_or(0, |h| h >> 20),
             })
     }
 
