@@ -4,7 +4,7 @@ use super::{Failure, scramble_position};
 use optcube::cube::Cube;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct FaceletsArgs {
     /// The scramble (e.g. "R U2 F'"); quote it so the shell passes it as one argument.
     #[arg(conflicts_with = "check")]
     scramble: Option<String>,
@@ -13,7 +13,7 @@ pub struct Args {
     check: Option<String>,
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: FaceletsArgs) -> Result<i32, Failure> {
     if let Some(s) = args.check {
         Cube::from_facelets(&s).map_err(|e| Failure(format!("invalid position: {e}")))?;
         println!("valid");

@@ -1,4 +1,4 @@
-//! Command-line interface (DESIGN.md §4). Parses arguments with clap and calls the library;
+//! Command-line interface. Parses arguments with clap and calls the library;
 //! no engine logic lives here. Every error goes to stderr and gives exit status 2.
 
 use clap::{Parser, Subcommand};
@@ -26,15 +26,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the facelet string of a scramble, or check a facelet string.
-    Facelets(facelets::Args),
+    Facelets(facelets::FaceletsArgs),
     /// Solve positions (optimal by default), building missing tables first.
-    Solve(solve::Args),
+    Solve(solve::SolveArgs),
     /// Build, check and describe pattern databases.
     #[command(subcommand)]
-    Pdb(pdb::Cmd),
+    Pdb(pdb::PdbCmd),
     /// Research statistics: heuristic and length distributions, distance counts, plots.
     #[command(subcommand)]
-    Stats(stats::Cmd),
+    Stats(stats::StatsCmd),
     /// Print uniformly random positions as facelet strings, one a line.
     Scramble {
         /// How many positions.
@@ -144,7 +144,7 @@ pub fn with_threads<T>(
 where
     T: Send,
 {
-    let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let n = threads.unwrap_or_else(optcube::sys::cores);
     if n == 0 {
         return Err(Failure("--threads must be at least 1".into()));
     }

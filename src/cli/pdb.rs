@@ -8,7 +8,7 @@ use optcube::progress::ProgressMode;
 use std::path::PathBuf;
 
 #[derive(clap::Subcommand)]
-pub enum Cmd {
+pub enum PdbCmd {
     /// Build the tables of a set that are missing or invalid (valid files are kept).
     Build {
         /// Set or table names: korf, korf6, corners, edges7a, edges7b, edgeperm, edges6a, edges6b.
@@ -18,7 +18,7 @@ pub enum Cmd {
         common: Common,
         /// Generator.
         #[arg(long, value_enum, default_value = "bfs")]
-        method: Method,
+        method: Generator,
         /// Rebuild even if a valid file exists.
         #[arg(long)]
         force: bool,
@@ -90,9 +90,27 @@ fn present(dir: &std::path::Path) -> Vec<Pattern> {
         .collect()
 }
 
-pub fn run(cmd: Cmd) -> Result<i32, Failure> {
+/// The table generator as a command-line value; the library's [`Method`] knows nothing of clap.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Generator {
+    /// Breadth-first search by depth (forward, then backward).
+    Bfs,
+    /// Iterative-deepening depth-first search from solved.
+    Iddfs,
+}
+
+impl From<Generator> for Method {
+    fn from(g: Generator) -> Method {
+        match g {
+            Generator::Bfs => Method::Bfs,
+            Generator::Iddfs => Method::Iddfs,
+        }
+    }
+}
+
+pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
     match cmd {
-        Cmd::Build {
+        PdbCmd::Build {
             set,
             common,
             method,
@@ -101,15 +119,20 @@ pub fn run(cmd: Cmd) -> Result<i32, Failure> {
             let patterns = patterns_of(&set)?;
             let dir = common.dir();
             with_threads(common.threads, || {
-                let reports =
-                    set::build_missing(&dir, &patterns, method, force, ProgressMode::auto())?;
+                let reports = set::build_missing(
+                    &dir,
+                    &patterns,
+                    method.into(),
+                    force,
+                    ProgressMode::auto(),
+                )?;
                 for r in reports.iter().filter(|r| r.seconds.is_none()) {
                     eprintln!("{}: valid table already in {}", r.pattern, r.path.display());
                 }
                 Ok(0)
             })
         }
-        Cmd::Verify { common } => {
+        PdbCmd::Verify { common } => {
             let dir = common.dir();
             let found = present(&dir);
             if found.is_empty() {
@@ -132,7 +155,7 @@ pub fn run(cmd: Cmd) -> Result<i32, Failure> {
                 Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
             })
         }
-        Cmd::Info { common, json } => {
+        PdbCmd::Info { common, json } => {
             let dir = common.dir();
             let found = present(&dir);
             if found.is_empty() && !json {
@@ -182,7 +205,7 @@ pub fn run(cmd: Cmd) -> Result<i32, Failure> {
             }
             Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
         }
-        Cmd::Pack { common, level } => {
+        PdbCmd::Pack { common, level } => {
             let dir = common.dir();
             with_threads(common.threads, || {
                 for p in Pattern::ALL {
@@ -206,7 +229,7 @@ pub fn run(cmd: Cmd) -> Result<i32, Failure> {
                 Ok(0)
             })
         }
-        Cmd::Unpack { common } => {
+        PdbCmd::Unpack { common } => {
             let dir = common.dir();
             for p in Pattern::ALL {
                 let path = table_path(&dir, p);

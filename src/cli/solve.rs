@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct SolveArgs {
     /// The scramble, e.g. "R U2 F'" (quote it).
     #[arg(conflicts_with_all = ["facelets", "file"])]
     scramble: Option<String>,
@@ -88,7 +88,7 @@ pub enum SolverKind {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Reads the positions to solve: (input text, position).
-fn positions(args: &Args) -> Result<Vec<(String, Cube)>, Failure> {
+fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
     if let Some(f) = &args.facelets {
         let c = Cube::from_facelets(f).map_err(|e| Failure(format!("invalid position: {e}")))?;
         return Ok(vec![(f.trim().to_string(), c)]);
@@ -118,7 +118,7 @@ fn positions(args: &Args) -> Result<Vec<(String, Cube)>, Failure> {
     Ok(vec![(s.trim().to_string(), c)])
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: SolveArgs) -> Result<i32, Failure> {
     if args.predict && args.solver != SolverKind::Optimal {
         return Err(Failure(
             "--predict applies to the optimal solver only".into(),
@@ -132,7 +132,7 @@ pub fn run(args: Args) -> Result<i32, Failure> {
     }
 }
 
-fn run_optimal(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
     let patterns = super::pdb::patterns_of(&names)?;
@@ -198,7 +198,7 @@ type UpperBound = Option<(Vec<Move>, f64)>;
 /// solver's tables are loaded, and the two-phase tables (about 64 MB) are freed before: the
 /// search then holds its tables and a few MB.
 fn upper_bounds(
-    args: &Args,
+    args: &SolveArgs,
     dir: &std::path::Path,
     inputs: &[(String, Cube)],
     threads: usize,
@@ -226,7 +226,7 @@ struct Model {
 }
 
 impl Model {
-    fn new(solver: &OptimalSolver, args: &Args) -> Result<Model, Failure> {
+    fn new(solver: &OptimalSolver, args: &SolveArgs) -> Result<Model, Failure> {
         let tables = solver.heuristic().tables();
         let counts: Vec<u64> = if tables.len() == 1 && !args.dual {
             eprintln!("prediction: P(h <= x) from the table's histogram (exact)");
@@ -262,7 +262,7 @@ impl Model {
 }
 
 fn print_result(
-    args: &Args,
+    args: &SolveArgs,
     input: &str,
     r: &SearchResult,
     upper_bound: Option<usize>,
@@ -351,7 +351,7 @@ fn print_result(
     }
 }
 
-fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     use optcube::solvers::thistlethwaite::Thistlethwaite;
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let start = std::time::Instant::now();
@@ -410,7 +410,7 @@ fn run_thistlethwaite(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Fai
     Ok(0)
 }
 
-fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     use optcube::solvers::twophase::TwoPhase;
     if args.timeout.is_nan() || args.timeout <= 0.0 {
         return Err(Failure(
@@ -425,9 +425,7 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
         start.elapsed().as_secs_f64(),
         dir.display()
     );
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(optcube::sys::cores);
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
     let mut summary = BatchSummary::new();
     let mut status = 0;
@@ -483,7 +481,7 @@ fn run_twophase(args: &Args, inputs: &[(String, Cube)]) -> Result<i32, Failure> 
 
 /// The batch summary after several positions: on stdout, or on stderr with `--json` so that
 /// stdout stays JSON Lines.
-fn print_summary(args: &Args, positions: usize, summary: &BatchSummary) {
+fn print_summary(args: &SolveArgs, positions: usize, summary: &BatchSummary) {
     if positions > 1 {
         let text = summary.report();
         if args.json {

@@ -7,6 +7,7 @@ mod cubie;
 mod facelets;
 mod moves;
 mod notation;
+pub mod packed;
 mod random;
 
 pub use cubie::{CORNER_NAMES, Cube, CubeError, EDGE_NAMES, parity};
@@ -15,7 +16,7 @@ pub use moves::{ALLOWED_AFTER, Face, MOVE_CUBES, Move, allowed_after, invert_seq
 pub use notation::{ParseError, format_moves, parse_moves};
 pub use random::Rng;
 
-/// The superflip: every edge flipped in place, 20 moves optimal (DESIGN.md §5).
+/// The superflip: every edge flipped in place, 20 moves optimal (Reid 1995; cube20.org).
 pub const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 
 /// A position read from user input: a scramble or a facelet string.

@@ -182,7 +182,7 @@ static INVERSE_MOVE_CUBES: [Cube; 18] = {
 
 /// Bit set of moves allowed after a move on face `prev_face` (index 6 = no previous move).
 ///
-/// Canonical rule (DESIGN.md §2): never the same face twice in a row, and of two opposite faces
+/// Canonical rule (Korf 1997): never the same face twice in a row, and of two opposite faces
 /// in a row only the order with the smaller face index first (U before D, R before L, F before
 /// B). Every position reachable in n moves is reachable by a canonical sequence of n moves.
 pub const ALLOWED_AFTER: [u32; 7] = build_allowed();
@@ -277,7 +277,7 @@ mod tests {
         }
     }
 
-    /// Counts canonical sequences by length and checks them against DESIGN.md §2.
+    /// Counts canonical sequences by length and checks them against Korf 1997, Table 1.
     #[test]
     fn canonical_sequence_counts() {
         fn count(prev: Option<Move>, depth: usize, out: &mut [u64]) {

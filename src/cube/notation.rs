@@ -1,4 +1,4 @@
-//! Move notation (DESIGN.md §2): parsing, formatting, inverting sequences.
+//! Move notation (Singmaster, half-turn metric): parsing, formatting, inverting sequences.
 //!
 //! Accepted: face letters `U R F D L B`, each followed by nothing, `2`, `'`, `’` or `2'`/`2’`
 //! (treated as `2`); tokens separated by white space or written together (`RU2F'`). Anything

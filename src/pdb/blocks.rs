@@ -17,6 +17,7 @@
 //! Invariant (tested against [`Pattern::neighbours`]): for every index `i = b·INNER + x` and
 //! move `m`, the neighbour is `image(b, m).0 · INNER + apply(image(b, m).1, x)`.
 
+use super::layout::{Layout, LayoutFn};
 use super::pattern::Pattern;
 use super::phase1::Phase1Space;
 use crate::cube::Move;
@@ -26,28 +27,6 @@ use std::sync::OnceLock;
 const PERM8: PartialPerm = permutation(8);
 const PERM6: PartialPerm = permutation(6);
 const PICK6: PartialPerm = PartialPerm::new(12, 6);
-
-/// A pattern index split into blocks that moves map to blocks.
-pub(crate) trait Layout: Sync {
-    /// Entries per block.
-    const INNER: u32;
-    /// What a block needs to compute its images (the tracked positions).
-    type Pos: Copy;
-    /// How inner indices map under one (block, move).
-    type Map: Copy;
-    /// Number of blocks.
-    fn blocks(&self) -> u64;
-    /// The tracked positions of block `b`.
-    fn positions(&self, b: u64) -> Self::Pos;
-    /// Target block and inner map of move `m` (index into `Move::all()`) from `pos`.
-    fn image(&self, pos: &Self::Pos, m: usize) -> (u64, Self::Map);
-    /// Inner index `x` moved by `map`.
-    fn apply(&self, map: Self::Map, x: u32) -> u32;
-    /// Calls `f` for the other inner indices of block `b` that stand for the same state as `x`
-    /// (symmetry-reduced layouts, [`super::phase1`]); the generator gives them `x`'s value.
-    #[inline(always)]
-    fn for_each_twin(&self, _b: u64, _x: u32, _f: impl FnMut(u32)) {}
-}
 
 /// Corner byte (low nibble position, high nibble twist change) of `m⁻¹` at each position: the
 /// relabelling of a tracked piece's slot in the inverse cube when `m` is applied.
@@ -248,11 +227,6 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
         Pattern::Phase1 => f.call(Phase1Space::get(false)),
         Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
     }
-}
-
-/// A computation generic over the layout (a closure cannot be generic).
-pub(crate) trait LayoutFn<R> {
-    fn call<L: Layout>(self, layout: &L) -> R;
 }
 
 #[cfg(test)]

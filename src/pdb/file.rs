@@ -240,7 +240,7 @@ pub fn save_payload(
         kind.name
     );
     let info = describe(kind, payload, histogram, generator);
-    crate::files::replace_with(path, |f| {
+    crate::sys::files::replace_with(path, |f| {
         f.write_all(&header_bytes(&info))?;
         f.write_all(payload)
     })
@@ -503,7 +503,7 @@ pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, T
 /// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.
 pub fn pack(path: &Path, level: i32) -> Result<PathBuf, TableError> {
     let out = packed_path(path);
-    crate::files::replace_with(&out, |f| {
+    crate::sys::files::replace_with(&out, |f| {
         let input = File::open(path)?;
         let mut enc = zstd::stream::write::Encoder::new(f, level)?;
         std::io::copy(&mut std::io::BufReader::new(input), &mut enc)?;
@@ -515,7 +515,7 @@ pub fn pack(path: &Path, level: i32) -> Result<PathBuf, TableError> {
 
 /// Restores `NAME.pdb` from `NAME.pdb.zst`, atomically.
 pub fn unpack(packed: &Path, out: &Path) -> Result<(), TableError> {
-    crate::files::replace_with(out, |f| {
+    crate::sys::files::replace_with(out, |f| {
         let mut dec = zstd::stream::read::Decoder::new(File::open(packed)?)?;
         std::io::copy(&mut dec, f).map(|_| ())
     })

@@ -20,7 +20,8 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
-use super::blocks::{Layout, LayoutFn, with_layout};
+use super::blocks::with_layout;
+use super::layout::{Layout, LayoutFn};
 use super::pattern::Pattern;
 use super::table::{NibbleTable, UNKNOWN};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
@@ -51,7 +52,7 @@ impl Expanded {
 }
 
 /// Which generator to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// Breadth-first search by depth (forward, then backward).
     Bfs,
@@ -361,7 +362,7 @@ mod tests {
         1, 18, 243, 2874, 28000, 205416, 1168516, 5402628, 20776176, 45391616, 15139616, 64736,
     ];
 
-    /// Korf 1997's corner distribution (DESIGN.md §5), and 1 thread = 2 threads byte for byte.
+    /// Korf 1997's corner distribution, and 1 thread = 2 threads byte for byte.
     #[test]
     fn corner_table_matches_published_counts() {
         let bfs = korf6_table(Pattern::Corners);
@@ -383,7 +384,7 @@ mod tests {
         assert!(korf6_table(Pattern::Corners).bytes() == iddfs.bytes());
     }
 
-    /// The large tables' distributions (DESIGN.md §5). Minutes and 250 MB each on 2 cores: run
+    /// The large tables' published distributions. Minutes and 250 MB each on 2 cores: run
     /// with `cargo test --release -- --ignored large_table_distributions`.
     #[test]
     #[ignore]

@@ -4,8 +4,10 @@
 //! and orientations) to its exact distance from solved in the half-turn metric; the maximum of
 //! such distances is an admissible heuristic for IDA*.
 
+pub mod batch;
 mod blocks;
 pub mod generate;
+mod layout;
 pub mod pattern;
 pub mod phase1;
 pub mod successors;

@@ -12,6 +12,7 @@
 //! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
 //! files are refused as stale.
 
+use super::batch::{Batch, Members};
 use super::phase1::{self, Phase1Space};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
@@ -253,29 +254,6 @@ impl Pattern {
     #[inline(always)]
     pub fn neighbour_inverse(q: &Cube, m: Move) -> Cube {
         m.inverse_cube().compose(q)
-    }
-}
-
-/// Cubes indexed together by [`Pattern::for_each_index`]: the children of a search node.
-pub type Batch = [Cube; BATCH];
-/// Slots of a [`Batch`]: one for each bit of a `u32` member set (a node has at most 18
-/// children), so that a slot number taken from a set's bit needs no bounds check.
-pub const BATCH: usize = 32;
-
-/// The members of a bit set, in increasing order.
-#[derive(Clone, Copy)]
-pub struct Members(pub u32);
-
-impl Iterator for Members {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let k = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(k % BATCH)
     }
 }
 

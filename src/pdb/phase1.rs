@@ -21,8 +21,8 @@
 //!   twists related by those symmetries are the same state; the BFS marks them together
 //!   (`Layout::for_each_twin`), so their values always agree.
 
-use super::blocks::Layout;
-use super::pattern::{BATCH, Batch, Members};
+use super::batch::{BATCH, Batch, Members};
+use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::symmetry::{N_SYM_UD, SymClasses, SymCube, Symmetries};
 use crate::coord::{
@@ -34,7 +34,7 @@ use crate::rank::{PartialPerm, permutation};
 const PERM4: PartialPerm = permutation(4);
 use std::sync::OnceLock;
 
-/// Classes of flip × slice places under the 16 UD symmetries (DESIGN.md §5).
+/// Classes of flip × slice places under the 16 UD symmetries (Kociemba, kociemba.org).
 pub const CLASSES_PLAIN: u64 = 64_430;
 /// Classes of flip × ordered slice places (checked by a test against the enumeration).
 pub const CLASSES_SORTED: u64 = 1_523_864;

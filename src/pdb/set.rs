@@ -6,6 +6,7 @@ use super::generate::{Method, generate};
 use super::pattern::Pattern;
 use super::table::{NibbleTable, bytes_for};
 use crate::progress::{Progress, ProgressMode};
+use crate::sys::{available_memory, free_disk};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -60,24 +61,6 @@ pub enum SetError {
         dir: PathBuf,
         source: std::io::Error,
     },
-}
-
-/// MemAvailable from /proc/meminfo, in bytes.
-pub fn available_memory() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-fn free_disk(dir: &Path) -> Option<u64> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c = CString::new(dir.as_os_str().as_bytes()).ok()?;
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: c is a valid C string and st a valid out-pointer.
-    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
-    (rc == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
 }
 
 /// What happened to one table in [`build_missing`].

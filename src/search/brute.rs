@@ -2,13 +2,13 @@
 //! the IDA* are tested against.
 //!
 //! [`Ball`] holds every position within `r` moves of solved with its exact distance, from the
-//! layered breadth-first search of the full cube in [`crate::stats::distances`] (the one such
+//! layered breadth-first search of the full cube in [`crate::cube::packed`] (the one such
 //! search). A position's exact distance up to `2r` then follows by meeting in the middle: the
 //! least `k + d` over positions `Q` reached from it in `k ≤ r` moves that lie in the ball at
 //! distance `d`.
 
+use crate::cube::packed::{for_each_layer, unpack};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
-use crate::stats::distances::{for_each_layer, unpack};
 use std::collections::HashMap;
 
 /// All positions within `radius` moves of solved, with their exact distances.

@@ -7,7 +7,7 @@
 //! instead of a loop with one iteration per child; elsewhere it is that loop. Both give the
 //! same result for every input (tested against each other).
 
-use crate::pdb::pattern::{BATCH, Members};
+use crate::pdb::batch::{BATCH, Members};
 
 /// For the children in `alive`: raises `h[k]` to `v[k]`, and returns the children whose new
 /// value exceeds `budget` (a bit set) with the smallest such value (`u8::MAX` if none). Slots

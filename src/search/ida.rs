@@ -33,7 +33,7 @@ use super::heuristic::{Heuristic, Lookup};
 use crate::coord::{self, MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
-use crate::pdb::pattern::{BATCH, Batch, Members};
+use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::successors::CornerSuccessors;
 use crate::pdb::table::prefetch;
 use std::sync::Mutex;

@@ -4,10 +4,11 @@
 //! checked, and `optimal` is set only from a completed IDA* proof ([`crate::search::ida`]).
 
 use crate::cube::Cube;
-use crate::pdb::set::{SetError, available_memory, build_missing, load_all};
+use crate::pdb::set::{SetError, build_missing, load_all};
 use crate::pdb::{Method, NibbleTable, Pattern};
 use crate::progress::ProgressMode;
 use crate::search::{Heuristic, SearchOptions, SearchResult, solve};
+use crate::sys::available_memory;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

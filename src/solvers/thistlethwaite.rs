@@ -47,6 +47,7 @@ use rayon::prelude::*;
 
 use crate::cube::{Cube, CubeError, Face, Move};
 use crate::pdb::file::{self, TableError as FileError, TableKind};
+use crate::pdb::generate::UNREACHED;
 use crate::rank::{PartialPerm, binomial, permutation, rank_digits};
 
 /// Number of phases.
@@ -83,9 +84,6 @@ const PHASE_PIECES: [&str; PHASES] = [
 /// Version of the phase tables' contents in table files. Bump it whenever a coordinate changes,
 /// so that files written before are refused as stale instead of being read as wrong distances.
 pub const TABLE_VERSION: u32 = 1;
-
-/// Value of a table entry that the search never reached (never present in a finished table).
-const UNREACHED: u8 = u8::MAX;
 
 const EO_SIZE: usize = 1 << 11;
 const CO_SIZE: usize = 2187; // 3^7
@@ -266,7 +264,7 @@ impl ThistleSolution {
 /// Why tables handed to [`Thistlethwaite::from_tables`] were refused (`phase` is 0-based, the
 /// messages count from 1).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
+pub enum PhaseTableError {
     #[error("phase {} table has {found} entries, expected {expected}", .phase + 1)]
     Size {
         phase: usize,
@@ -310,17 +308,17 @@ impl Thistlethwaite {
     /// A solver over tables built earlier (e.g. read from a table file). Checks their sizes and
     /// that every entry is within the phase's maximum distance; it does not re-check the
     /// distances themselves (that is a table build).
-    pub fn from_tables(tables: [Box<[u8]>; PHASES]) -> Result<Thistlethwaite, TableError> {
+    pub fn from_tables(tables: [Box<[u8]>; PHASES]) -> Result<Thistlethwaite, PhaseTableError> {
         for (phase, t) in tables.iter().enumerate() {
             if t.len() != PHASE_SIZES[phase] {
-                return Err(TableError::Size {
+                return Err(PhaseTableError::Size {
                     phase,
                     found: t.len(),
                     expected: PHASE_SIZES[phase],
                 });
             }
             if let Some(index) = t.iter().position(|&d| d > PHASE_MAX_DISTANCES[phase]) {
-                return Err(TableError::Entry {
+                return Err(PhaseTableError::Entry {
                     phase,
                     index,
                     value: t[index],
@@ -361,7 +359,7 @@ impl Thistlethwaite {
         let tables = tables.map(|t| t.expect("loaded or built"));
         let solver = Thistlethwaite::from_tables(tables).map_err(|e| {
             let phase = match e {
-                TableError::Size { phase, .. } | TableError::Entry { phase, .. } => phase,
+                PhaseTableError::Size { phase, .. } | PhaseTableError::Entry { phase, .. } => phase,
             };
             FileError::Header {
                 path: Self::table_path(dir, phase),
@@ -774,13 +772,13 @@ mod tests {
         short[2] = short[2][1..].into();
         assert!(matches!(
             Thistlethwaite::from_tables(short),
-            Err(TableError::Size { phase: 2, .. })
+            Err(PhaseTableError::Size { phase: 2, .. })
         ));
         let mut bad = copy;
         bad[1][7] = PHASE_MAX_DISTANCES[1] + 1;
         assert!(matches!(
             Thistlethwaite::from_tables(bad),
-            Err(TableError::Entry {
+            Err(PhaseTableError::Entry {
                 phase: 1,
                 index: 7,
                 ..

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 /// Heuristic values are table nibbles: below 16.
 const VALUES: usize = 16;
 /// Positions drawn per parallel batch.
-const BATCH: u64 = 1 << 16;
+const SAMPLE_CHUNK: u64 = 1 << 16;
 
 /// Counts per heuristic value of each column: the tables in the heuristic's lookup order, then
 /// `max`, then (with `dual`) `max_dual`.
@@ -98,9 +98,9 @@ pub fn sample(h: &Heuristic, samples: u64, seed: u64, dual: bool) -> Distributio
     let mut counts = vec![[0u64; VALUES]; columns];
     let mut rng = Rng::new(seed);
     let mut done = 0;
-    let mut batch = Vec::with_capacity(BATCH as usize);
+    let mut batch = Vec::with_capacity(SAMPLE_CHUNK as usize);
     while done < samples {
-        let n = BATCH.min(samples - done);
+        let n = SAMPLE_CHUNK.min(samples - done);
         batch.clear();
         batch.extend((0..n).map(|_| Cube::random(&mut rng)));
         let part = batch

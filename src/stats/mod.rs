@@ -9,8 +9,6 @@ pub mod study;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 
-pub use crate::files::write_atomic;
-
 /// HDR histograms of solve time (microseconds) and node counts of some solves.
 pub struct Timings {
     micros: Histogram<u64>,

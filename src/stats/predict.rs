@@ -108,7 +108,7 @@ mod tests {
     use crate::search::{Heuristic, SearchOptions, solve};
     use std::sync::atomic::AtomicBool;
 
-    /// The recurrence gives the counts of DESIGN.md §2 (Korf 1997, Table 1).
+    /// The recurrence gives the canonical-sequence counts of Korf 1997, Table 1.
     #[test]
     fn tree_sizes_match_canonical_counts() {
         assert_eq!(

@@ -1,17 +1,18 @@
 //! `optcube stats distances`: positions at each exact distance from solved, by the layered
-//! breadth-first search of [`optcube::stats::distances`]; CSV `depth,count` and a Markdown note
+//! breadth-first search of [`optcube::cube::packed`]; CSV `depth,count` and a Markdown note
 //! (command, time, peak memory, comparison with the published counts).
 
 use super::output::{command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
-use optcube::pdb::set::available_memory;
+use optcube::cube::packed::for_each_layer;
 use optcube::progress::{Progress, ProgressMode};
-use optcube::stats::distances::{PUBLISHED, for_each_layer, peak_bytes};
+use optcube::stats::distances::{PUBLISHED, peak_bytes};
+use optcube::sys::available_memory;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct DistancesArgs {
     /// Largest distance to count (7 needs about 2.4 GB and a minute on 2 cores).
     #[arg(long, value_name = "D")]
     max_depth: u8,
@@ -23,7 +24,7 @@ pub struct Args {
     threads: Option<usize>,
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     if args.max_depth > 20 {
         return Err(Failure(format!(
             "--max-depth {}: no position is more than 20 moves from solved",

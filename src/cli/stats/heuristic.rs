@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct HeuristicArgs {
     /// Number of random positions.
     #[arg(long, value_name = "N")]
     samples: u64,
@@ -36,7 +36,7 @@ pub struct Args {
     threads: Option<usize>,
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     if args.samples == 0 {
         return Err(Failure("--samples must be at least 1".into()));
     }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct LengthsArgs {
     /// Positions in the study (all shards together): indices 0..N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
@@ -48,7 +48,7 @@ pub struct Args {
 /// Set by Ctrl-C: the current search stops and its position is left for the next run.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
     let patterns = crate::cli::pdb::patterns_of(&names)?;
     let study = Study {

@@ -1,4 +1,4 @@
-//! `optcube stats`: research statistics over tables and random cubes (DESIGN.md §4). Each
+//! `optcube stats`: research statistics over tables and random cubes. Each
 //! subcommand lives in its own file and calls [`optcube::stats`].
 
 use super::Failure;
@@ -11,25 +11,25 @@ mod plot;
 mod summarize;
 
 #[derive(clap::Subcommand)]
-pub enum Cmd {
+pub enum StatsCmd {
     /// Distribution of each table's value and of their maximum over random states.
-    Heuristic(heuristic::Args),
+    Heuristic(heuristic::HeuristicArgs),
     /// Solve random states optimally, one JSON line each (resumable, shardable).
-    Lengths(lengths::Args),
+    Lengths(lengths::LengthsArgs),
     /// Merge length-study files (shards) into distributions and percentiles.
-    Summarize(summarize::Args),
+    Summarize(summarize::SummarizeArgs),
     /// Count the positions at each exact distance from solved.
-    Distances(distances::Args),
+    Distances(distances::DistancesArgs),
     /// Draw a CSV distribution as an SVG bar chart.
-    Plot(plot::Args),
+    Plot(plot::PlotArgs),
 }
 
-pub fn run(cmd: Cmd) -> Result<i32, Failure> {
+pub fn run(cmd: StatsCmd) -> Result<i32, Failure> {
     match cmd {
-        Cmd::Heuristic(a) => heuristic::run(a),
-        Cmd::Lengths(a) => lengths::run(a),
-        Cmd::Summarize(a) => summarize::run(a),
-        Cmd::Distances(a) => distances::run(a),
-        Cmd::Plot(a) => plot::run(a),
+        StatsCmd::Heuristic(a) => heuristic::run(a),
+        StatsCmd::Lengths(a) => lengths::run(a),
+        StatsCmd::Summarize(a) => summarize::run(a),
+        StatsCmd::Distances(a) => distances::run(a),
+        StatsCmd::Plot(a) => plot::run(a),
     }
 }

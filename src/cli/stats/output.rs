@@ -39,7 +39,7 @@ pub fn peak_memory_bytes() -> Option<u64> {
 pub fn write_outputs(path: &Path, csv: &str, md: &str) -> Result<(), Failure> {
     let md_path = path.with_extension("md");
     for (p, text) in [(path, csv), (md_path.as_path(), md)] {
-        optcube::stats::write_atomic(p, text.as_bytes())
+        optcube::sys::files::write_atomic(p, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", p.display())))?;
         eprintln!("wrote {}", p.display());
     }

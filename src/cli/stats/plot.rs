@@ -6,7 +6,7 @@ use optcube::stats::plot::{read_csv, svg};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct PlotArgs {
     /// CSV with a header row: x labels in the first column, numeric series in the others.
     file: PathBuf,
     /// SVG output [default: FILE with the extension .svg].
@@ -20,7 +20,7 @@ pub struct Args {
     log: bool,
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: PlotArgs) -> Result<i32, Failure> {
     let data = read_csv(&args.file)?;
     let title = args.title.clone().unwrap_or_else(|| {
         args.file
@@ -31,7 +31,7 @@ pub fn run(args: Args) -> Result<i32, Failure> {
         .out
         .clone()
         .unwrap_or_else(|| args.file.with_extension("svg"));
-    optcube::stats::write_atomic(&out, svg(&data, &title, args.log).as_bytes())
+    optcube::sys::files::write_atomic(&out, svg(&data, &title, args.log).as_bytes())
         .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
     eprintln!("wrote {}", out.display());
     Ok(0)

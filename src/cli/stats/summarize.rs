@@ -9,7 +9,7 @@ use optcube::stats::study::{Collection, Shard, lengths_csv, lengths_table, read_
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct SummarizeArgs {
     /// Study files (JSON Lines from `optcube stats lengths`), e.g. all shards of a study.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -21,7 +21,7 @@ pub struct Args {
     name: Option<String>,
 }
 
-pub fn run(args: Args) -> Result<i32, Failure> {
+pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     let mut all = Collection::default();
     let mut sources = Vec::new();
     for f in &args.files {
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<i32, Failure> {
     let csv_path = args.out_dir.join(format!("{name}-lengths.csv"));
     let md_path = args.out_dir.join(format!("{name}.md"));
     let write = |path: &PathBuf, text: &str| {
-        optcube::files::write_atomic(path, text.as_bytes())
+        optcube::sys::files::write_atomic(path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))
     };
     write(&csv_path, &lengths_csv(&summary))?;

@@ -27,7 +27,7 @@ use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
 use crate::coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
-use prune::{Mod3Table, Phase1Space, Phase2Space, SymSpace};
+use prune::{FlipSliceTwist, Mod3Table, Phase2Space, SymSpace};
 use search::{Direction, Shared};
 
 /// The solver: owns every table it needs. Build once, solve many positions; `Sync`, so one
@@ -142,7 +142,7 @@ impl TwoPhase {
     /// What each pruning table's file must hold, in [`TABLE_NAMES`] order.
     pub fn table_kinds(&self) -> [TableKind; 3] {
         let entries = [
-            Phase1Space(self).classes() * N_TWIST,
+            FlipSliceTwist(self).classes() * N_TWIST,
             Phase2Space(self).classes() * N_PERM8,
             N_PERM8 * N_SLICE_PERM,
         ];
@@ -179,7 +179,7 @@ impl TwoPhase {
         // The builders read the move and symmetry tables through `tp`.
         let tp = &*self;
         let (phase1, (phase2, corner_slice)) = rayon::join(
-            || which[0].then(|| prune::build(&Phase1Space(tp))),
+            || which[0].then(|| prune::build(&FlipSliceTwist(tp))),
             || {
                 (
                     which[1].then(|| prune::build(&Phase2Space(tp))),
@@ -224,7 +224,7 @@ impl TwoPhase {
     /// if it is longer than `max_length`. `None` only if nothing was found in time or the position
     /// is not a valid cube. Uses up to six threads (one per search direction).
     pub fn solve(&self, cube: &Cube, max_length: usize, timeout: Duration) -> Option<Vec<Move>> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = crate::sys::cores();
         self.solve_with(cube, max_length, timeout, threads).solution
     }
 
@@ -613,7 +613,7 @@ mod tests {
                 t.elapsed().as_secs_f64()
             );
             let t = Instant::now();
-            prune::build(&Phase1Space(&tp));
+            prune::build(&FlipSliceTwist(&tp));
             println!("  phase-1 table alone: {:.2} s", t.elapsed().as_secs_f64());
             let t = Instant::now();
             prune::build(&Phase2Space(&tp));

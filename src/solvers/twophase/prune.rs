@@ -246,9 +246,9 @@ pub fn build<S: SymSpace>(space: &S) -> Mod3Table {
 }
 
 /// Phase 1: flip-slice classes × twist, 18 moves.
-pub struct Phase1Space<'a>(pub &'a TwoPhase);
+pub struct FlipSliceTwist<'a>(pub &'a TwoPhase);
 
-impl SymSpace for Phase1Space<'_> {
+impl SymSpace for FlipSliceTwist<'_> {
     fn classes(&self) -> usize {
         self.0.sym.flipslice.rep.len()
     }

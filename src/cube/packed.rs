@@ -1,0 +1,128 @@
+//! Whole positions packed into 128-bit keys, and the layer-by-layer breadth-first search of the
+//! full cube over such keys: the one search over whole positions, used by the distance counts of
+//! `stats::distances` and by the brute-force reference `search::brute::Ball`.
+//!
+//! A position is packed into a `u128` key ([`pack`]: 5 bits a cubie, 100 bits). Layer `d` is the
+//! sorted, duplicate-free vector of the keys of all positions at exact distance `d`. The next
+//! layer is every neighbour of layer `d` (18 moves each), sorted in parallel (rayon), with
+//! duplicates and the members of layers `d` and `d − 1` removed: a neighbour of a position at
+//! distance `d` is at distance `d − 1`, `d` or `d + 1`, so what remains is exactly layer `d + 1`.
+//!
+//! Invariants: every layer is strictly increasing; layers are pairwise disjoint. Memory peaks
+//! while layer `d + 1` is being made: 16 bytes for each of the `18·|L_d|` neighbours plus layers
+//! `d` and `d − 1`.
+
+use super::{Cube, Move};
+use rayon::prelude::*;
+
+/// Bytes of one packed position.
+pub const KEY_BYTES: u64 = std::mem::size_of::<u128>() as u64;
+
+/// The position as a 100-bit key: for each of the 8 corners then 12 edges, 5 bits (corner:
+/// piece in 3 bits, twist in 2; edge: piece in 4 bits, flip in 1). Injective on positions.
+#[inline]
+pub fn pack(c: &Cube) -> u128 {
+    let mut k = 0u128;
+    for &b in &c.corner_bytes()[..8] {
+        k = (k << 5) | ((b & 0x07) | ((b >> 4) << 3)) as u128;
+    }
+    for &b in &c.edge_bytes()[..12] {
+        k = (k << 5) | ((b & 0x0f) | ((b >> 4) << 4)) as u128;
+    }
+    k
+}
+
+/// The position of a key made by [`pack`].
+#[inline]
+pub fn unpack(mut k: u128) -> Cube {
+    let mut cp = [0u8; 8];
+    let mut co = [0u8; 8];
+    let mut ep = [0u8; 12];
+    let mut eo = [0u8; 12];
+    for i in (0..12).rev() {
+        let v = (k & 0x1f) as u8;
+        ep[i] = v & 0x0f;
+        eo[i] = v >> 4;
+        k >>= 5;
+    }
+    for i in (0..8).rev() {
+        let v = (k & 0x1f) as u8;
+        cp[i] = v & 0x07;
+        co[i] = v >> 3;
+        k >>= 5;
+    }
+    Cube::from_parts(cp, co, ep, eo)
+}
+
+/// Layer `d + 1` from layer `d` (`cur`) and layer `d − 1` (`prev`, empty for `d = 0`), both
+/// sorted. Uses the current rayon pool.
+pub fn next_layer(prev: &[u128], cur: &[u128]) -> Vec<u128> {
+    let mut next = vec![0u128; cur.len() * Move::COUNT];
+    next.par_chunks_mut(Move::COUNT)
+        .zip(cur.par_iter())
+        .for_each(|(out, &k)| {
+            let c = unpack(k);
+            for (o, m) in out.iter_mut().zip(Move::all()) {
+                *o = pack(&c.apply(m));
+            }
+        });
+    next.par_sort_unstable();
+    next.dedup();
+    // Drop the keys of layers d and d − 1: one merge walk over the three sorted vectors.
+    let (mut i, mut j) = (0, 0);
+    next.retain(|k| {
+        while i < cur.len() && cur[i] < *k {
+            i += 1;
+        }
+        while j < prev.len() && prev[j] < *k {
+            j += 1;
+        }
+        !(cur.get(i) == Some(k) || prev.get(j) == Some(k))
+    });
+    next.shrink_to_fit();
+    next
+}
+
+/// Runs the search to `max_depth`, calling `on_layer(d, layer)` for each layer 0..=max_depth as
+/// it is finished; keeps only the two layers the next step needs.
+pub fn for_each_layer(max_depth: u8, mut on_layer: impl FnMut(u8, &[u128])) {
+    let mut prev: Vec<u128> = Vec::new();
+    let mut cur = vec![pack(&Cube::SOLVED)];
+    on_layer(0, &cur);
+    for d in 1..=max_depth {
+        let next = next_layer(&prev, &cur);
+        prev = std::mem::replace(&mut cur, next);
+        on_layer(d, &cur);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::Rng;
+
+    #[test]
+    fn pack_round_trips() {
+        let mut rng = Rng::new(9);
+        for _ in 0..1000 {
+            let c = Cube::random(&mut rng);
+            assert_eq!(unpack(pack(&c)), c);
+        }
+        assert_eq!(unpack(pack(&Cube::SOLVED)), Cube::SOLVED);
+        assert!(pack(&Cube::SOLVED) < 1u128 << 100);
+    }
+
+    #[test]
+    fn layers_are_sorted_and_disjoint() {
+        let mut layers: Vec<Vec<u128>> = Vec::new();
+        for_each_layer(3, |_, l| layers.push(l.to_vec()));
+        let mut all: Vec<u128> = layers.concat();
+        for l in &layers {
+            assert!(l.windows(2).all(|w| w[0] < w[1]));
+        }
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

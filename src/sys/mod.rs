@@ -1,0 +1,50 @@
+//! The bottom layer: what the engine asks of the operating system. Atomic file writes
+//! ([`files`]), and probes of the machine — available memory, free disk space, the number of
+//! cores — so that a long build or search can refuse to start, with a clear message, when it
+//! would not fit.
+//!
+//! Nothing here knows about cubes or tables; every other module may use it.
+
+pub mod files;
+
+use std::path::Path;
+
+/// MemAvailable from /proc/meminfo, in bytes (`None` where the kernel does not say).
+pub fn available_memory() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Bytes free for an unprivileged user on the file system that holds `dir`.
+pub fn free_disk(dir: &Path) -> Option<u64> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is a valid C string and st a valid out-pointer.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
+    (rc == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// The number of cores this process may run on (at least 1): the default thread count.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_answer_on_this_machine() {
+        assert!(cores() >= 1);
+        if let Some(m) = available_memory() {
+            assert!(m > 0);
+        }
+        let free = free_disk(Path::new(".")).expect("statvfs of the working directory");
+        assert!(free > 0);
+        assert!(free_disk(Path::new("/no/such/dir/anywhere")).is_none());
+    }
+}
