@@ -1,0 +1,354 @@
+//! The library's layering, read from its source: every module refers only to modules at or below
+//! its own layer, the files inside each folder refer to each other without circles, and no two
+//! types in the crate share a name.
+//!
+//! Layers, bottom first: `sys` and `progress` (the operating system, progress reporting) →
+//! `cube` → `rank` → `coord` → `pdb` → `search` → `solvers` → `stats`. The binary (`src/main.rs`,
+//! `src/cli/`) sits on top and may use everything; `src/testing.rs` is a test-only helper.
+//! References are `crate::NAME` paths in code (comments and `#[cfg(test)] mod tests` blocks
+//! are skipped: a test may reach up to build what it checks against).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const LAYERS: &[(&str, u8)] = &[
+    ("sys", 0),
+    ("progress", 0),
+    ("cube", 1),
+    ("rank", 2),
+    ("coord", 3),
+    ("pdb", 4),
+    ("search", 5),
+    ("solvers", 6),
+    ("stats", 7),
+];
+
+fn layer(module: &str) -> Option<u8> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The file's code lines (1-based line numbers), without comments and without the trailing
+/// `#[cfg(test)] mod tests { … }` block.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with("#[cfg(test)]")
+            && lines
+                .get(i + 1)
+                .is_some_and(|n| n.trim_start().starts_with("mod tests"))
+            && !line.starts_with(' ')
+        {
+            break;
+        }
+        if t.starts_with("//") {
+            continue;
+        }
+        let code = match t.find("//") {
+            Some(p) => &t[..p],
+            None => t,
+        };
+        out.push((i + 1, code.to_string()));
+    }
+    out
+}
+
+/// Top-level names a line refers to with `crate::NAME`, including `crate::{A, B::c}` groups.
+fn crate_refs(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(p) = rest.find("crate::") {
+        let before = &rest[..p];
+        rest = &rest[p + "crate::".len()..];
+        // `optcube::crate::` does not occur; skip `$crate::` of macros and `pub(crate)`.
+        if before.ends_with('$') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.push(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.push(name);
+        }
+    }
+    out
+}
+
+struct Source {
+    /// Path below `src/`, e.g. `pdb/phase1.rs`.
+    rel: String,
+    text: String,
+}
+
+fn library_sources() -> Vec<Source> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| Source {
+            rel: p
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/"),
+            text: std::fs::read_to_string(&p).unwrap(),
+        })
+        .filter(|s| !s.rel.starts_with("cli/") && s.rel != "main.rs")
+        .collect()
+}
+
+/// The top-level module a file belongs to (`None` for lib.rs and the test helper).
+fn top_module(rel: &str) -> Option<String> {
+    let first = rel.split('/').next().unwrap().trim_end_matches(".rs");
+    (first != "lib" && first != "testing").then(|| first.to_string())
+}
+
+/// Every `crate::NAME` reference that points to a layer above the referring file's, as
+/// `file:line: reference`.
+fn upward_references(sources: &[Source]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for s in sources {
+        let Some(top) = top_module(&s.rel) else {
+            continue;
+        };
+        let own = layer(&top).unwrap_or_else(|| {
+            panic!(
+                "src/{}: module `{top}` has no layer in tests/architecture.rs",
+                s.rel
+            )
+        });
+        for (n, code) in code_lines(&s.text) {
+            for name in crate_refs(&code) {
+                if name == "testing" {
+                    continue;
+                }
+                if let Some(l) = layer(&name)
+                    && l > own
+                {
+                    bad.push(format!(
+                        "src/{}:{n}: `{top}` (layer {own}) refers to `crate::{name}` (layer {l})",
+                        s.rel
+                    ));
+                }
+            }
+        }
+    }
+    bad
+}
+
+/// For each folder, the references between its files (`super::x`, `crate::folder::x`), and a
+/// circle among them if there is one.
+fn folder_circles(sources: &[Source]) -> Vec<String> {
+    let mut folders: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for s in sources {
+        let parts: Vec<&str> = s.rel.split('/').collect();
+        if parts.len() != 2 || parts[1] == "mod.rs" {
+            continue;
+        }
+        let folder = parts[0].to_string();
+        let file = parts[1].trim_end_matches(".rs").to_string();
+        let siblings: BTreeSet<String> = sources
+            .iter()
+            .filter_map(|o| {
+                let p: Vec<&str> = o.rel.split('/').collect();
+                (p.len() >= 2 && p[0] == folder).then(|| p[1].trim_end_matches(".rs").to_string())
+            })
+            .filter(|n| n != "mod")
+            .collect();
+        let edges = folders
+            .entry(folder.clone())
+            .or_default()
+            .entry(file.clone())
+            .or_default();
+        for (_, code) in code_lines(&s.text) {
+            for prefix in ["super::".to_string(), format!("crate::{folder}::")] {
+                let mut rest = code.as_str();
+                while let Some(p) = rest.find(&prefix) {
+                    rest = &rest[p + prefix.len()..];
+                    let names: Vec<String> = if let Some(g) = rest.strip_prefix('{') {
+                        let end = g.find('}').unwrap_or(g.len());
+                        g[..end]
+                            .split(',')
+                            .map(|i| {
+                                i.trim()
+                                    .chars()
+                                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                                    .collect()
+                            })
+                            .collect()
+                    } else {
+                        vec![
+                            rest.chars()
+                                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                                .collect(),
+                        ]
+                    };
+                    for n in names {
+                        if n != file && siblings.contains(&n) {
+                            edges.insert(n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut circles = Vec::new();
+    for (folder, graph) in &folders {
+        // Depth-first search for a back edge.
+        fn visit(
+            n: &str,
+            g: &BTreeMap<String, BTreeSet<String>>,
+            state: &mut BTreeMap<String, u8>,
+            path: &mut Vec<String>,
+        ) -> Option<Vec<String>> {
+            match state.get(n) {
+                Some(2) => return None,
+                Some(1) => {
+                    let start = path.iter().position(|p| p == n).unwrap();
+                    let mut c = path[start..].to_vec();
+                    c.push(n.to_string());
+                    return Some(c);
+                }
+                _ => {}
+            }
+            state.insert(n.to_string(), 1);
+            path.push(n.to_string());
+            for m in g.get(n).into_iter().flatten() {
+                if let Some(c) = visit(m, g, state, path) {
+                    return Some(c);
+                }
+            }
+            path.pop();
+            state.insert(n.to_string(), 2);
+            None
+        }
+        let mut state = BTreeMap::new();
+        for n in graph.keys() {
+            if let Some(c) = visit(n, graph, &mut state, &mut Vec::new()) {
+                circles.push(format!("src/{folder}/: {}", c.join(" -> ")));
+                break;
+            }
+        }
+    }
+    circles
+}
+
+/// Type names (`struct`, `enum`, `trait`, `union`, top-level `type`) declared more than once in
+/// the whole crate, binary included, with where.
+fn repeated_type_names() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let rel = p.strip_prefix(&src).unwrap().display().to_string();
+        for (n, code) in code_lines(&text) {
+            let mut words = code.split_whitespace().peekable();
+            if words.peek().is_some_and(|w| w.starts_with("pub")) {
+                words.next();
+            }
+            let Some(kind) = words.next() else { continue };
+            // Associated types inside an impl or trait are indented: only top-level aliases count.
+            let associated =
+                kind == "type" && text.lines().nth(n - 1).is_some_and(|l| l.starts_with(' '));
+            if !matches!(kind, "struct" | "enum" | "trait" | "union" | "type") || associated {
+                continue;
+            }
+            let name: String = words
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                seen.entry(name).or_default().push(format!("src/{rel}:{n}"));
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, places)| places.len() > 1)
+        .map(|(name, places)| format!("`{name}` at {}", places.join(", ")))
+        .collect()
+}
+
+#[test]
+fn no_module_refers_to_a_layer_above_it() {
+    let bad = upward_references(&library_sources());
+    assert!(bad.is_empty(), "upward references:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn files_in_a_folder_form_no_circle() {
+    let circles = folder_circles(&library_sources());
+    assert!(circles.is_empty(), "circles:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn no_two_types_share_a_name() {
+    let repeated = repeated_type_names();
+    assert!(
+        repeated.is_empty(),
+        "type names declared twice:\n{}",
+        repeated.join("\n")
+    );
+}
+
+/// The checks themselves can fail: an upward reference, a circle and a repeated name made up
+/// here are each found.
+#[test]
+fn the_checks_find_what_they_look_for() {
+    let up = vec![Source {
+        rel: "cube/bad.rs".into(),
+        text: "use crate::stats::distances;\nuse crate::{rank::x, sys};\n".into(),
+    }];
+    let found = upward_references(&up);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("src/cube/bad.rs:1:"));
+
+    let circle = vec![
+        Source {
+            rel: "pdb/a.rs".into(),
+            text: "use super::b::X;\n".into(),
+        },
+        Source {
+            rel: "pdb/b.rs".into(),
+            text: "use crate::pdb::{a::Y};\n".into(),
+        },
+    ];
+    assert_eq!(folder_circles(&circle).len(), 1);
+
+    let in_tests = vec![Source {
+        rel: "cube/ok.rs".into(),
+        text: "// crate::stats\n#[cfg(test)]\nmod tests {\n    use crate::stats::x;\n}\n".into(),
+    }];
+    assert!(upward_references(&in_tests).is_empty());
+}
