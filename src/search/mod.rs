@@ -4,9 +4,13 @@ pub mod brute;
 mod cut;
 pub mod heuristic;
 pub mod ida;
+mod node;
+pub mod options;
+mod worker;
 
 pub use heuristic::Heuristic;
-pub use ida::{Iteration, SearchOptions, SearchResult, solve};
+pub use ida::solve;
+pub use options::{Iteration, SearchOptions, SearchResult};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,69 @@
+//! What a search is asked to do ([`SearchOptions`]) and what it reports ([`SearchResult`], one
+//! [`Iteration`] per bound).
+
+use crate::cube::Move;
+
+/// How to run a search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Worker threads (1 = sequential).
+    pub threads: usize,
+    /// Give up (without a solution) once the bound would exceed this many moves.
+    pub max_depth: u8,
+    /// Depth at which the tree is split into work units for the threads.
+    pub split_depth: u8,
+    /// Also look up the inverse position (dual heuristic); the search then tracks both.
+    pub dual: bool,
+    /// Depth-first searches interleaved on each thread (1 = one at a time); see the module docs.
+    pub lanes: usize,
+    /// Skip the lookups that cannot prune any child (see the module docs). It changes only
+    /// the move order of the last iteration; off, to measure what it saves.
+    pub skip_lookups: bool,
+    /// Run the search loop compiled for the baseline CPU even where the x86-64-v3 one could
+    /// run (see the private `Worker::run`); to compare and test the two.
+    pub baseline_cpu: bool,
+    /// Read the corner values of a node's children from the heuristic's corner successor
+    /// table when it has one ([`Heuristic::derive_corner_successors`]): one memory read per
+    /// node instead of one per child. Same values, same pruning; off, to measure it.
+    pub corner_successors: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            max_depth: 20,
+            split_depth: 3,
+            dual: false,
+            lanes: 4,
+            skip_lookups: true,
+            baseline_cpu: false,
+            corner_successors: true,
+        }
+    }
+}
+
+/// Figures of one IDA* iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    pub bound: u8,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The solution, if one was found.
+    pub solution: Option<Vec<Move>>,
+    /// True only when every shorter length was searched completely: the solution is optimal.
+    pub optimal: bool,
+    /// No solution is shorter than this (proved by complete iterations).
+    pub lower_bound: u8,
+    /// Nodes generated in all iterations.
+    pub nodes: u64,
+    pub iterations: Vec<Iteration>,
+    pub seconds: f64,
+    /// The search was stopped from outside before it finished.
+    pub interrupted: bool,
+}

@@ -1,0 +1,461 @@
+//! One search thread: a [`Worker`] runs several depth-first searches ("lanes") of work units
+//! with a fixed bound, switching lane at every memory round so that the entries one lane
+//! prefetched arrive while the others compute; it counts nodes and the smallest `g + h` that
+//! exceeded the bound.
+
+use super::cut::raise_and_cut;
+use super::heuristic::{Heuristic, Lookup};
+use super::node::{Bounds, Expansion, Frame, Node, TRACKED, corner_entry, push_frame};
+use super::options::SearchOptions;
+use crate::coord::{MoveTables, N_MOVES};
+use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::pdb::Pattern;
+use crate::pdb::batch::{BATCH, Batch, Members};
+use crate::pdb::successors::CornerSuccessors;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+/// One depth-first search of a work unit's subtree, in progress. A thread runs several lanes
+/// and switches between them at every memory round (see [`Worker::step`]).
+pub(super) struct Lane {
+    /// The stack: frames `..depth` are in use. Long enough for the bound: a frame is pushed
+    /// for each expanded node of a path, and those are at most `bound` deep.
+    frames: Vec<Frame>,
+    depth: usize,
+    /// Moves from the unit's node to the node being expanded.
+    path: Vec<Move>,
+    /// The unit being searched (index into the units).
+    unit: usize,
+    /// Depth of the unit's node.
+    g0: u8,
+    exp: Box<Expansion>,
+    /// An expansion is in progress (`exp.pending` tells whether a lookup is prefetched).
+    expanding: bool,
+    /// No unit is left for this lane.
+    done: bool,
+}
+
+impl Lane {
+    pub(super) fn new(bound: u8) -> Lane {
+        let empty = Frame {
+            node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
+            children: [(0, 0); 18],
+            bounds: [Bounds::UNKNOWN; 18],
+            len: 0,
+            next: 0,
+        };
+        Lane {
+            frames: vec![empty; bound as usize + 1],
+            depth: 0,
+            path: Vec::with_capacity(24),
+            unit: 0,
+            g0: 0,
+            exp: Box::new(Expansion {
+                node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
+                corner_value: 0,
+                g: 0,
+                cps: [Cube::SOLVED; BATCH],
+                cqs: [Cube::SOLVED; BATCH],
+                composed: false,
+                turned: [Cube::SOLVED; BATCH],
+                corner_idx: [0; BATCH],
+                idx: [0; BATCH],
+                idx_dual: [0; BATCH],
+                alive: 0,
+                h: [0; BATCH],
+                vals: [[0; BATCH]; TRACKED + 1],
+                read: 0,
+                bounds: Bounds::UNKNOWN,
+                skipped: 0,
+                lookup: 0,
+                pending: false,
+            }),
+            expanding: false,
+            done: false,
+        }
+    }
+}
+
+/// What a lane's step ended with.
+pub(super) enum Step {
+    /// The lane has work in flight.
+    Working,
+    /// No unit is left, or the search was stopped.
+    Done,
+    /// A solution: the moves from the root.
+    Solved(Vec<Move>),
+}
+
+/// Searches work units with a fixed bound on one thread; counts nodes and the smallest f that
+/// exceeded the bound.
+pub(super) struct Worker<'a> {
+    h: &'a Heuristic,
+    mt: &'static MoveTables,
+    dual: bool,
+    /// The positions are needed (dual, or a table that reads the position).
+    track_p: bool,
+    bound: u8,
+    /// Lookups that may be skipped (bit set): see [`Worker::prepare`].
+    skippable: u32,
+    /// Lanes per thread ([`SearchOptions::lanes`], at least 1).
+    lanes: usize,
+    /// Run the baseline-CPU search loop ([`SearchOptions::baseline_cpu`]).
+    baseline_cpu: bool,
+    /// The corner successor table and the index of the corner lookup it answers, when the
+    /// search reads it ([`SearchOptions::corner_successors`]). That lookup is never skipped,
+    /// so every node's corner value is known exactly.
+    successors: Option<(&'a CornerSuccessors, usize)>,
+    pub(super) nodes: u64,
+    pub(super) min_exceeded: u8,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(h: &'a Heuristic, opts: &SearchOptions, bound: u8) -> Worker<'a> {
+        let dual = opts.dual;
+        let successors = h
+            .corner_successors()
+            .filter(|_| opts.corner_successors)
+            .and_then(|s| {
+                let corner = h.lookups().iter().position(|l| {
+                    let (pat, _) = h.table(l);
+                    reads_corner_coordinates(pat, l)
+                })?;
+                (corner < TRACKED).then_some((s, corner))
+            });
+        // A dual lookup of a table that is not self-dual reads the inverse position, whose
+        // value may change by more than one per move: it is never skipped.
+        let skippable = h
+            .lookups()
+            .iter()
+            .take(TRACKED)
+            .enumerate()
+            .filter(|&(i, l)| {
+                opts.skip_lookups
+                    && (!dual || h.table(l).0.is_self_dual())
+                    && successors.is_none_or(|(_, corner)| i != corner)
+            })
+            .fold(0, |s, (i, _)| s | 1 << i);
+        Worker {
+            h,
+            mt: MoveTables::get(),
+            dual,
+            track_p: dual || h.reads_position(),
+            bound,
+            skippable,
+            lanes: opts.lanes.max(1),
+            baseline_cpu: opts.baseline_cpu,
+            successors,
+            nodes: 0,
+            min_exceeded: u8::MAX,
+        }
+    }
+
+    /// Searches the units of `work` (taking the next one whenever a lane is free) with
+    /// [`SearchOptions::lanes`] interleaved lanes; returns a solution if one is found. Stops
+    /// early once either of the stop flags is set.
+    ///
+    /// The search loop is compiled twice: for the baseline CPU the crate is built for, and for
+    /// x86-64-v3 (AVX2, BMI1/2), which this runs when the CPU has it. The second spares about
+    /// a tenth of the instructions (three-operand vector instructions, `tzcnt`/`blsr` for the
+    /// bit sets, `shrx` for the nibbles) and gives the same results.
+    pub(super) fn run(&mut self, work: &Work) -> Option<Vec<Move>> {
+        #[cfg(target_arch = "x86_64")]
+        if !self.baseline_cpu && has_x86_64_v3() {
+            // SAFETY: the CPU has every feature `run_v3` is compiled for.
+            return unsafe { self.run_v3(work) };
+        }
+        self.run_loop(work)
+    }
+
+    /// [`Worker::run`] for x86-64-v3 CPUs.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
+    unsafe fn run_v3(&mut self, work: &Work) -> Option<Vec<Move>> {
+        self.run_loop(work)
+    }
+
+    #[inline(always)]
+    fn run_loop(&mut self, work: &Work) -> Option<Vec<Move>> {
+        let mut lanes: Vec<Lane> = (0..self.lanes).map(|_| Lane::new(self.bound)).collect();
+        loop {
+            let mut working = false;
+            for lane in lanes.iter_mut().filter(|l| !l.done) {
+                match self.step(lane, work) {
+                    Step::Working => working = true,
+                    Step::Done => lane.done = true,
+                    Step::Solved(moves) => return Some(moves),
+                }
+            }
+            if !working {
+                return None;
+            }
+        }
+    }
+
+    /// One step of a lane: reads the entries prefetched by its previous step and prunes, then
+    /// prefetches the next lookup's entries, or, once the node is evaluated, pushes its frame,
+    /// picks the next node of the lane's depth-first order and prefetches its move-table rows
+    /// (its first lookup comes with the next step). Between two steps of a lane the other
+    /// lanes run, which hides the memory latency of the prefetches.
+    #[inline(always)]
+    fn step(&mut self, lane: &mut Lane, work: &Work) -> Step {
+        if lane.expanding {
+            if lane.exp.pending {
+                self.evaluate(&mut lane.exp);
+            }
+            if lane.exp.alive != 0 && self.prepare(&mut lane.exp) {
+                return Step::Working;
+            }
+            lane.expanding = false;
+            if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth], self.mt) {
+                let mut moves = work.units[lane.unit].moves.clone();
+                moves.extend_from_slice(&lane.path);
+                moves.push(m);
+                return Step::Solved(moves);
+            }
+            lane.depth += 1;
+        }
+        if work.stops[0].load(Relaxed) || work.stops[1].load(Relaxed) {
+            return Step::Done;
+        }
+        // The next node to expand in depth-first order.
+        loop {
+            let depth = lane.depth as u8;
+            if depth == 0 {
+                // The unit is finished (or none was taken yet): take the next one.
+                let i = work.next.fetch_add(1, Relaxed);
+                let Some(u) = work.units.get(i) else {
+                    return Step::Done;
+                };
+                lane.unit = i;
+                lane.g0 = u.moves.len() as u8;
+                lane.path.clear();
+                let last = u.moves.last().map_or(6, |m| m.face_index());
+                self.begin(
+                    &mut lane.exp,
+                    &Node::new(&u.p, &u.q),
+                    u.moves.len() as u8,
+                    last,
+                    Bounds::UNKNOWN,
+                );
+                lane.expanding = true;
+                return Step::Working;
+            }
+            let top = &mut lane.frames[lane.depth - 1];
+            if top.next == top.len {
+                lane.depth -= 1;
+                lane.path.pop();
+                continue;
+            }
+            let (mi, _) = top.children[top.next as usize];
+            let bounds = top.bounds[top.next as usize];
+            top.next += 1;
+            let g = lane.g0 + depth; // depth of the child
+            if g >= self.bound {
+                // A leaf within the bound that is not solved (h = 0 without being solved, which
+                // tables that ignore some pieces allow): its children have f >= bound + 1.
+                self.min_exceeded = self.min_exceeded.min(self.bound + 1);
+                continue;
+            }
+            let m = Move::from_index(mi as usize);
+            let child = top.node.child(mi as usize, self.track_p, self.mt);
+            lane.path.push(m);
+            self.begin(&mut lane.exp, &child, g, m.face_index(), bounds);
+            lane.expanding = true;
+            return Step::Working;
+        }
+    }
+
+    /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds`) in `e` and
+    /// prefetches the node's move-table rows. Its children's entries of the first lookup are
+    /// computed and prefetched by the lane's next step, which needs those rows: done here,
+    /// the lookup would stall on them (measured: 2–3 % of the search rate). When the first
+    /// lookup is the corner successor word, it needs no rows: it is prefetched here and read
+    /// by the next step.
+    #[inline(always)]
+    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize, bounds: Bounds) {
+        let allowed = ALLOWED_AFTER[last_face];
+        self.nodes += allowed.count_ones() as u64;
+        e.node = *node;
+        e.composed = false;
+        e.g = g;
+        e.alive = allowed;
+        e.h = [0; BATCH];
+        e.read = 0;
+        e.bounds = bounds;
+        e.skipped = 0;
+        e.lookup = 0;
+        e.pending = false;
+        node.prefetch_rows(self.mt);
+        if let Some((successors, corner)) = self.successors {
+            let i = corner_entry(node.corners);
+            // The value is known unless the node is a work unit (not read from a frame).
+            e.corner_value = match bounds.get(corner) {
+                15 => self.h.table(&self.h.lookups()[corner]).1.get(i),
+                v => v,
+            };
+            if corner == 0 {
+                successors.prefetch(i);
+                e.pending = true;
+            }
+        }
+    }
+
+    /// Computes the indices of the next lookup for the children still alive and prefetches
+    /// their entries; returns false when no lookup is left.
+    ///
+    /// Lookups that cannot prune are skipped. Every table value is a distance in an
+    /// abstraction of the cube where a move is one step, so a child's value is at most its
+    /// parent's plus one; when that is still within the children's budget, reading it could
+    /// not prune any child. (The skipped value is missing from the children's move-ordering
+    /// keys; their bounds become the parent's plus one.)
+    #[inline(always)]
+    fn prepare(&self, e: &mut Expansion) -> bool {
+        let lookups = self.h.lookups();
+        let budget = self.bound - e.g - 1;
+        while e.lookup < lookups.len() && self.skippable & (1 << e.lookup) != 0 {
+            let ub = e.bounds.get(e.lookup);
+            if ub == 15 || ub + 1 > budget {
+                break;
+            }
+            e.skipped |= ((ub + 1).min(15) as u32) << (4 * e.lookup);
+            e.lookup += 1;
+        }
+        if e.lookup == lookups.len() {
+            return false;
+        }
+        e.pending = true;
+        let l = &lookups[e.lookup];
+        let (pat, table) = self.h.table(l);
+        if reads_corner_coordinates(pat, l) {
+            if let Some((successors, _)) = self.successors {
+                successors.prefetch(corner_entry(e.node.corners));
+                return true;
+            }
+            let [c, t] = e.node.corners.map(|x| x as usize * N_MOVES);
+            let (crow, trow) = (
+                &self.mt.corners[c..][..N_MOVES],
+                &self.mt.twist[t..][..N_MOVES],
+            );
+            // Every move's slot, without branches (the loop over the living children ends
+            // with a mispredicted branch): dead slots get entry 0, a line that stays cached.
+            for k in 0..N_MOVES {
+                let i = corner_entry([crow[k], trow[k]]) * (e.alive >> k & 1) as u64;
+                e.corner_idx[k] = i;
+                table.prefetch(i);
+            }
+            return true;
+        }
+        if !e.composed {
+            for k in Members(e.alive) {
+                e.cqs[k] = e.node.child_q(k);
+                if self.track_p {
+                    e.cps[k] = e.node.child_p(k);
+                }
+            }
+            e.composed = true;
+        }
+        // The cubes the pattern reads, and those of the inverse (dual) position.
+        let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
+        let idx = &mut e.idx;
+        pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
+            idx[k] = i;
+            table.prefetch(i);
+        });
+        // Self-dual tables read the same entry for the inverse position.
+        if self.dual && !pat.is_self_dual() {
+            let idx_dual = &mut e.idx_dual;
+            pat.for_each_index(turn(l, other, e.alive, &mut e.turned), e.alive, |k, i| {
+                idx_dual[k] = i;
+                table.prefetch(i);
+            });
+        }
+        true
+    }
+
+    /// Reads the entries of lookup `e.lookup` and drops the children it prunes.
+    #[inline(always)]
+    fn evaluate(&mut self, e: &mut Expansion) {
+        let l = &self.h.lookups()[e.lookup];
+        let (pat, table) = self.h.table(l);
+        let budget = self.bound - e.g - 1;
+        // The values of untracked lookups go to the scratch row.
+        let vals = &mut e.vals[e.lookup.min(TRACKED)];
+        e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
+        if reads_corner_coordinates(pat, l) {
+            // (Self-dual: `prepare` computes no dual indices for it.)
+            if let Some((successors, _)) = self.successors {
+                // Every move's slot, the dead ones too.
+                successors.children(corner_entry(e.node.corners), e.corner_value, vals);
+            } else {
+                // All slots, as in `prepare` (dead ones read entry 0).
+                for k in 0..N_MOVES {
+                    vals[k] = table.get(e.corner_idx[k]);
+                }
+            }
+        } else if self.dual && !pat.is_self_dual() {
+            for k in Members(e.alive) {
+                vals[k] = table.get(e.idx[k]).max(table.get(e.idx_dual[k]));
+            }
+        } else {
+            for k in Members(e.alive) {
+                vals[k] = table.get(e.idx[k]);
+            }
+        }
+        // Branch-free: whether a child is pruned is close to a coin toss.
+        let (pruned, min_h) = raise_and_cut(&mut e.h, vals, budget, e.alive);
+        // (Without a branch: `min_h` is 255 when no child was cut, and the sum saturates.)
+        self.min_exceeded = self.min_exceeded.min((e.g + 1).saturating_add(min_h));
+        e.alive &= !pruned;
+        e.lookup += 1;
+        e.pending = false;
+    }
+}
+
+/// Does the CPU have the x86-64-v3 features [`Worker::run`] can use?
+#[cfg(target_arch = "x86_64")]
+pub(super) fn has_x86_64_v3() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("fma")
+        && std::is_x86_feature_detected!("movbe")
+}
+
+/// Is lookup `l` of pattern `pat` read at the corner coordinates the search keeps ([`Node`])
+/// rather than by ranking a cube?
+#[inline(always)]
+pub(super) fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
+    *pat == Pattern::Corners && l.conj.is_none()
+}
+
+/// The cubes lookup `l` indexes for the children in bit set `alive`: `cubes` itself, or the
+/// turned cubes written into `buf`.
+#[inline(always)]
+pub(super) fn turn<'a>(l: &Lookup, cubes: &'a Batch, alive: u32, buf: &'a mut Batch) -> &'a Batch {
+    if l.conj.is_none() {
+        return cubes;
+    }
+    for k in Members(alive) {
+        buf[k] = l.cube(&cubes[k]);
+    }
+    buf
+}
+
+/// What a worker searches: the iteration's work units, shared by the threads, which take
+/// the next one from `next`; and its stop flags (an outside stop, and a solution found by
+/// another thread).
+pub(super) struct Work<'w> {
+    pub(super) units: &'w [Unit],
+    pub(super) next: &'w AtomicUsize,
+    pub(super) stops: [&'w AtomicBool; 2],
+}
+
+/// A work unit: a node at the split depth and the moves that lead to it.
+pub(super) struct Unit {
+    pub(super) p: Cube,
+    pub(super) q: Cube,
+    pub(super) moves: Vec<Move>,
+    pub(super) h: u8,
+}
