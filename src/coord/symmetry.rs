@@ -1,5 +1,10 @@
-//! The 48 symmetries of the cube as cubie transformations, and the symmetry-reduced coordinates
-//! built on the 16 that keep the UD axis.
+//! The 48 symmetries of the cube as cubie transformations, and the one symmetric-coordinate
+//! layer: the classes of a coordinate under a group of symmetries (the 16 that keep the UD
+//! axis, or all 48), with representatives, stabilizers and the symmetry that takes each value
+//! to its representative ([`SymClasses`]). The class tables that several users share — the
+//! flip × slice classes of Kociemba's phase 1 (the phase-1 pattern databases and the two-phase
+//! solver) and the twist conjugation table — are built once per process ([`flipslice_classes`],
+//! [`twist_conj`]).
 //!
 //! A symmetry `S` acts on a position `c` by conjugation, `S c S⁻¹`: the same position seen
 //! after turning (or mirroring) the whole cube. Conjugation maps move sequences to move sequences
@@ -17,7 +22,10 @@
 
 use crate::cube::{Cube, Move};
 
-use crate::coord::{self, N_MOVES, N_PERM8, N_TWIST};
+use crate::coord::{
+    self, N_FLIP, N_MOVES, N_PERM8, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST,
+};
+use std::sync::OnceLock;
 
 /// Number of symmetries that keep the UD axis.
 pub const N_SYM_UD: usize = 16;
@@ -186,27 +194,38 @@ impl Symmetries {
     }
 }
 
-/// A coordinate reduced by the 16 UD symmetries: every value `x` belongs to a class whose
-/// representative is `rep[class_of[x]]`, reached as the coordinate of `S_t c S_t⁻¹` with
-/// `t = sym_of[x]` for any position `c` with coordinate `x`.
+/// A coordinate reduced by a group of symmetries (the first 16, which keep the UD axis, or all
+/// 48): every value `x` belongs to a class whose representative is `rep[class_of[x]]`, reached
+/// as the coordinate of `S_t c S_t⁻¹` with `t = sym_of[x]` for any position `c` with coordinate
+/// `x`.
+///
+/// Invariants: representatives are the smallest members of their classes, class 0 holds value
+/// 0, and for every class `|class| · |stabilizer| = group order` (orbit–stabilizer).
 pub struct SymClasses {
     pub class_of: Vec<u32>,
     pub sym_of: Vec<u8>,
     pub rep: Vec<u32>,
     /// Bit `s` set when `S_s` maps the representative to itself.
-    pub stabilizer: Vec<u16>,
+    pub stabilizer: Vec<u64>,
 }
 
 impl SymClasses {
-    /// Enumerates the classes of a coordinate with `n` values, given a position for each value
-    /// and the coordinate of a (conjugated) position. Values are visited in increasing order,
-    /// so each representative is the smallest member of its class and class 0 holds value 0.
-    pub(crate) fn build(
+    /// Enumerates the classes under the first `group` symmetries (16 or 48) of a coordinate
+    /// with `n` values, given a position for each value and the coordinate of a (conjugated)
+    /// position. The coordinate must be well defined on conjugates: the coordinate of
+    /// `S c S⁻¹` may depend only on the coordinate of `c`. Values are visited in increasing
+    /// order, so each representative is the smallest member of its class.
+    pub fn build(
         syms: &Symmetries,
+        group: usize,
         n: usize,
         cube: impl Fn(usize) -> SymCube,
         coord: impl Fn(&SymCube) -> usize,
     ) -> SymClasses {
+        assert!(
+            group == N_SYM_UD || group == 48,
+            "a group of 16 or 48 symmetries"
+        );
         const UNSET: u32 = u32::MAX;
         let mut class_of = vec![UNSET; n];
         let mut sym_of = vec![0u8; n];
@@ -217,8 +236,8 @@ impl SymClasses {
             }
             let cls = rep.len() as u32;
             let c = cube(x);
-            let mut stab = 0u16;
-            for s in 0..N_SYM_UD {
+            let mut stab = 0u64;
+            for s in 0..group {
                 let y = coord(&syms.conj(&c, s));
                 if y == x {
                     stab |= 1 << s;
@@ -239,43 +258,88 @@ impl SymClasses {
             stabilizer,
         }
     }
+
+    /// Number of classes.
+    pub fn len(&self) -> usize {
+        self.rep.len()
+    }
+
+    /// True for a coordinate with no values.
+    pub fn is_empty(&self) -> bool {
+        self.rep.is_empty()
+    }
 }
 
-/// Everything the pruning tables need from symmetry.
+/// The 48 symmetries, built once per process.
+pub fn symmetries() -> &'static Symmetries {
+    static SYMS: OnceLock<Symmetries> = OnceLock::new();
+    SYMS.get_or_init(Symmetries::new)
+}
+
+/// `twist_conj()[t * 16 + s]`: the twist of `S_s c S_s⁻¹` for a position `c` with twist `t`
+/// (`s` one of the 16 UD symmetries), built once per process.
+pub fn twist_conj() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let syms = symmetries();
+        let mut t = Vec::with_capacity(N_TWIST * N_SYM_UD);
+        for x in 0..N_TWIST {
+            let c = coord::twist_cube(x);
+            for s in 0..N_SYM_UD {
+                t.push(coord::twist(&syms.conj_cube(&c, s).co()));
+            }
+        }
+        t
+    })
+}
+
+/// Classes under the 16 UD symmetries of `slice · 2048 + flip`, where `slice` is the
+/// combination of the UD-slice edges' places (`sorted = false`, 495 values: Kociemba's
+/// 64,430 flip-slice classes) or those places with the slice edges' order (`sorted = true`,
+/// 11,880 values). Built once per process (the sorted classes take a few seconds).
+pub fn flipslice_classes(sorted: bool) -> &'static SymClasses {
+    static PLAIN: OnceLock<SymClasses> = OnceLock::new();
+    static SORTED: OnceLock<SymClasses> = OnceLock::new();
+    let (cell, slices, per) = if sorted {
+        (&SORTED, N_SLICE_SORTED, 1)
+    } else {
+        (&PLAIN, N_SLICE, N_SLICE_PERM)
+    };
+    // A slice value v stands for the slice_sorted value v · per (order 0 when not tracked).
+    cell.get_or_init(|| {
+        SymClasses::build(
+            symmetries(),
+            N_SYM_UD,
+            slices * N_FLIP,
+            |x| SymCube {
+                ep: coord::slice_sorted_edges((x / N_FLIP) * per),
+                eo: coord::flip_cube(x % N_FLIP).eo(),
+                ..SymCube::IDENTITY
+            },
+            |c| (coord::slice_sorted(&c.ep) as usize / per) * N_FLIP + coord::flip(&c.eo) as usize,
+        )
+    })
+}
+
+/// Everything the two-phase pruning tables need from symmetry.
 pub struct SymTables {
-    pub syms: Symmetries,
-    /// Classes of `flipslice = slice_combination * 2048 + flip`.
-    pub flipslice: SymClasses,
+    pub syms: &'static Symmetries,
+    /// Classes of `flipslice = slice_combination * 2048 + flip` ([`flipslice_classes`]).
+    pub flipslice: &'static SymClasses,
     /// Classes of the corner permutation.
     pub corners: SymClasses,
-    /// `twist_conj[t * 16 + s]`: twist of `S_s c S_s⁻¹` for `c` with twist `t`.
-    pub twist_conj: Vec<u16>,
+    /// `twist_conj[t * 16 + s]`: twist of `S_s c S_s⁻¹` for `c` with twist `t` ([`twist_conj`]).
+    pub twist_conj: &'static [u16],
     /// `ud_edges_conj[u * 16 + s]`: UD-edge coordinate of `S_s c S_s⁻¹` (c in G1).
     pub ud_edges_conj: Vec<u16>,
 }
 
 impl SymTables {
     pub(crate) fn new() -> SymTables {
-        let syms = Symmetries::new();
-        let flipslice = SymClasses::build(
-            &syms,
-            coord::N_SLICE * coord::N_FLIP,
-            |x| {
-                let ep = coord::slice_sorted_edges((x / coord::N_FLIP) * coord::N_SLICE_PERM);
-                let eo = coord::flip_cube(x % coord::N_FLIP).eo();
-                SymCube {
-                    ep,
-                    eo,
-                    ..SymCube::IDENTITY
-                }
-            },
-            |c| {
-                let comb = coord::slice_sorted(&c.ep) as usize / coord::N_SLICE_PERM;
-                comb * coord::N_FLIP + coord::flip(&c.eo) as usize
-            },
-        );
+        let syms = symmetries();
         let corners = SymClasses::build(
-            &syms,
+            syms,
+            N_SYM_UD,
             N_PERM8,
             |x| SymCube {
                 cp: coord::corners_perm(x),
@@ -283,13 +347,6 @@ impl SymTables {
             },
             |c| coord::corners(&c.cp) as usize,
         );
-        let mut twist_conj = Vec::with_capacity(N_TWIST * N_SYM_UD);
-        for t in 0..N_TWIST {
-            let c = coord::twist_cube(t);
-            for s in 0..N_SYM_UD {
-                twist_conj.push(coord::twist(&syms.conj_cube(&c, s).co()));
-            }
-        }
         let mut ud_edges_conj = Vec::with_capacity(N_PERM8 * N_SYM_UD);
         for u in 0..N_PERM8 {
             let c = SymCube {
@@ -302,9 +359,9 @@ impl SymTables {
         }
         SymTables {
             syms,
-            flipslice,
+            flipslice: flipslice_classes(false),
             corners,
-            twist_conj,
+            twist_conj: twist_conj(),
             ud_edges_conj,
         }
     }
@@ -425,5 +482,75 @@ mod tests {
                 N_SYM_UD
             );
         }
+    }
+
+    /// The corner part of the 48-symmetry coset coordinate (every corner in its own tetrad
+    /// and oriented): which 4 of the 8 places hold the tetrad {URF, ULB, DLF, DRB}, C(8,4) = 70,
+    /// times the twist, 3^7: 153,090 values in 3,393 classes under all 48 symmetries (Tronto,
+    /// nissy-core `doc/h48.md`).
+    #[test]
+    fn corner_coset_classes_under_48_symmetries() {
+        let masks: Vec<u8> = (0u16..256)
+            .filter(|m| m.count_ones() == 4)
+            .map(|m| m as u8)
+            .collect();
+        assert_eq!(masks.len(), 70);
+        let in_tetrad = |piece: u8| matches!(piece, 0 | 2 | 5 | 7);
+        let cube_of = |x: usize| {
+            let mask = masks[x / N_TWIST];
+            let (mut a, mut b) = ([0u8, 2, 5, 7].into_iter(), [1u8, 3, 4, 6].into_iter());
+            let cp = std::array::from_fn(|p| {
+                if mask >> p & 1 == 1 {
+                    a.next().unwrap()
+                } else {
+                    b.next().unwrap()
+                }
+            });
+            SymCube {
+                cp,
+                co: coord::twist_cube(x % N_TWIST).co(),
+                ..SymCube::IDENTITY
+            }
+        };
+        let coord_of = |c: &SymCube| {
+            let mask = (0..8).fold(0u8, |m, p| m | (in_tetrad(c.cp[p]) as u8) << p);
+            masks.binary_search(&mask).unwrap() * N_TWIST + coord::twist(&c.co) as usize
+        };
+        let syms = symmetries();
+        // The coordinate is well defined on conjugates: any position with the same value
+        // conjugates to the same value as the one the enumeration uses.
+        let mut rng = crate::cube::Rng::new(48);
+        for _ in 0..300 {
+            let c = SymCube::from_cube(&Cube::random(&mut rng));
+            let x = coord_of(&c);
+            for s in 0..48 {
+                assert_eq!(
+                    coord_of(&syms.conj(&c, s)),
+                    coord_of(&syms.conj(&cube_of(x), s))
+                );
+            }
+        }
+        let classes = SymClasses::build(syms, 48, 70 * N_TWIST, cube_of, coord_of);
+        assert_eq!(classes.len(), 3_393);
+        let mut size = vec![0usize; classes.len()];
+        for &c in &classes.class_of {
+            size[c as usize] += 1;
+        }
+        for (cls, &n) in size.iter().enumerate() {
+            assert_eq!(n * classes.stabilizer[cls].count_ones() as usize, 48);
+        }
+        // Under the 16 UD symmetries alone there are more, smaller classes.
+        let ud = SymClasses::build(syms, N_SYM_UD, 70 * N_TWIST, cube_of, coord_of);
+        assert!(ud.len() > classes.len());
+    }
+
+    /// The shared phase-1 classes are Kociemba's, and built once.
+    #[test]
+    fn shared_flipslice_classes() {
+        assert_eq!(flipslice_classes(false).len(), 64_430);
+        assert!(std::ptr::eq(
+            flipslice_classes(false),
+            SymTables::new().flipslice
+        ));
     }
 }

@@ -24,10 +24,8 @@
 use super::batch::{BATCH, Batch, Members};
 use super::layout::Layout;
 use super::table::prefetch;
-use crate::coord::symmetry::{N_SYM_UD, SymClasses, SymCube, Symmetries};
-use crate::coord::{
-    self, MoveTables, N_FLIP, N_MOVES, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST,
-};
+use crate::coord::symmetry::{N_SYM_UD, SymClasses, flipslice_classes, twist_conj};
+use crate::coord::{self, MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
 use crate::cube::Cube;
 use crate::rank::{PartialPerm, permutation};
 
@@ -44,14 +42,14 @@ pub struct Phase1Space {
     /// With the order of the slice edges (11880 slice values) or without (495).
     sorted: bool,
     moves: &'static MoveTables,
-    /// Classes of `slice · 2048 + flip`.
-    classes: SymClasses,
+    /// Classes of `slice · 2048 + flip` (shared with the two-phase solver).
+    classes: &'static SymClasses,
     /// `class · 16 + sym` of each `slice · 2048 + flip`: one memory access for the search.
     class_sym: Vec<u32>,
     /// `twist_map[(m · 16 + s) · 2187 + t]`: the twist after move `m`, conjugated by `S_s`.
     twist_map: Vec<u16>,
     /// `twist_conj[t · 16 + s]`: twist `t` conjugated by `S_s`.
-    twist_conj: Vec<u16>,
+    twist_conj: &'static [u16],
     /// Slice rank (without order) of each 12-bit set of slice-edge places.
     comb_of_set: Vec<u16>,
 }
@@ -86,28 +84,9 @@ impl Phase1Space {
     }
 
     fn new(sorted: bool) -> Phase1Space {
-        let syms = Symmetries::new();
-        let slices = if sorted { N_SLICE_SORTED } else { N_SLICE };
-        // Slice value v as a slice_sorted value (order 0 when the order is not tracked).
-        let per = if sorted { 1 } else { N_SLICE_PERM };
-        let classes = SymClasses::build(
-            &syms,
-            slices * N_FLIP,
-            |x| SymCube {
-                ep: coord::slice_sorted_edges((x / N_FLIP) * per),
-                eo: coord::flip_cube(x % N_FLIP).eo(),
-                ..SymCube::IDENTITY
-            },
-            |c| (coord::slice_sorted(&c.ep) as usize / per) * N_FLIP + coord::flip(&c.eo) as usize,
-        );
+        let classes = flipslice_classes(sorted);
         let moves = MoveTables::get();
-        let mut twist_conj = Vec::with_capacity(N_TWIST * N_SYM_UD);
-        for t in 0..N_TWIST {
-            let c = coord::twist_cube(t);
-            for s in 0..N_SYM_UD {
-                twist_conj.push(coord::twist(&syms.conj_cube(&c, s).co()));
-            }
-        }
+        let twist_conj = twist_conj();
         let mut twist_map = vec![0u16; N_MOVES * N_SYM_UD * N_TWIST];
         for m in 0..N_MOVES {
             for s in 0..N_SYM_UD {
@@ -181,6 +160,22 @@ impl Phase1Space {
             let (fs, twist) = coords[k];
             f(k, self.index_of(fs, twist));
         }
+    }
+
+    /// The class of the representative of class `cls` turned by move `m`, and the symmetry
+    /// that takes the turned value to that class's representative.
+    #[inline]
+    pub fn class_step(&self, cls: usize, m: usize) -> (usize, usize) {
+        let fs2 = self.flipslice_move(self.classes.rep[cls] as usize, m);
+        let cs = self.class_sym[fs2] as usize;
+        (cs >> 4, cs & 15)
+    }
+
+    /// Table index of a position with these coordinates: `slice` is the slice value this
+    /// space tracks (the combination, or with `sorted` the combination times 24 plus the order).
+    #[inline(always)]
+    pub fn index_of_coordinates(&self, flip: usize, twist: usize, slice: usize) -> u64 {
+        self.index_of(slice * N_FLIP + flip, twist)
     }
 
     /// Table index of the flip-and-slice value `fs` and twist `twist`.
@@ -294,7 +289,7 @@ mod tests {
     /// explicitly, and unranking inverts it.
     #[test]
     fn index_matches_the_definition() {
-        let syms = Symmetries::new();
+        let syms = crate::coord::symmetry::symmetries();
         let mut rng = Rng::new(3);
         for sorted in [false, true] {
             let sp = Phase1Space::get(sorted);

@@ -27,6 +27,7 @@ use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
 use crate::coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
+use crate::pdb::phase1::Phase1Space;
 use prune::{FlipSliceTwist, Mod3Table, Phase2Space, SymSpace};
 use search::{Direction, Shared};
 
@@ -35,6 +36,8 @@ use search::{Direction, Shared};
 pub struct TwoPhase {
     mv: &'static MoveTables,
     sym: SymTables,
+    /// The phase-1 classes' index arithmetic, shared with the `phase1` pattern database.
+    phase1_space: &'static Phase1Space,
     /// Distance mod 3 to G1, by flip-slice class × twist.
     phase1: Mod3Table,
     /// Distance mod 3 to solved in G1, by corner class × UD-edge permutation.
@@ -164,10 +167,13 @@ impl TwoPhase {
 
     /// The solver with move and symmetry tables but empty pruning tables.
     fn without_pruning() -> Self {
-        let (mv, sym) = rayon::join(MoveTables::get, SymTables::new);
+        let (mv, (sym, phase1_space)) = rayon::join(MoveTables::get, || {
+            rayon::join(SymTables::new, || Phase1Space::get(false))
+        });
         TwoPhase {
             mv,
             sym,
+            phase1_space,
             phase1: Mod3Table::default(),
             phase2: Mod3Table::default(),
             corner_slice: Vec::new(),

@@ -29,7 +29,8 @@ use rayon::prelude::*;
 
 use super::TwoPhase;
 use crate::coord::symmetry::N_SYM_UD;
-use crate::coord::{N_FLIP, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
+use crate::coord::{N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
+use crate::pdb::phase1::Phase1Space;
 
 /// Switch to backward search once the empty entries are fewer than this many times the
 /// frontier.
@@ -108,7 +109,7 @@ pub trait SymSpace: Sync {
     fn inner_move(&self, inner: usize, k: usize) -> usize;
     fn inner_conj(&self, inner: usize, s: usize) -> usize;
     /// Symmetries fixing the class representative (bit set).
-    fn stabilizer(&self, cls: usize) -> u16;
+    fn stabilizer(&self, cls: usize) -> u64;
 }
 
 /// Packed 2-bit cells that several threads may fill at once, 32 per word (entry `i` in bits
@@ -259,12 +260,7 @@ impl SymSpace for FlipSliceTwist<'_> {
         N_MOVES
     }
     fn class_step(&self, cls: usize, k: usize) -> (usize, usize) {
-        let (mv, fs) = (&self.0.mv, &self.0.sym.flipslice);
-        let rep = fs.rep[cls] as usize;
-        let (comb, flip) = (rep / N_FLIP, rep % N_FLIP);
-        let comb2 = mv.slice_sorted[comb * N_SLICE_PERM * N_MOVES + k] as usize / N_SLICE_PERM;
-        let x = comb2 * N_FLIP + mv.flip[flip * N_MOVES + k] as usize;
-        (fs.class_of[x] as usize, fs.sym_of[x] as usize)
+        Phase1Space::get(false).class_step(cls, k)
     }
     #[inline(always)]
     fn inner_move(&self, twist: usize, k: usize) -> usize {
@@ -274,7 +270,7 @@ impl SymSpace for FlipSliceTwist<'_> {
     fn inner_conj(&self, twist: usize, s: usize) -> usize {
         self.0.sym.twist_conj[twist * N_SYM_UD + s] as usize
     }
-    fn stabilizer(&self, cls: usize) -> u16 {
+    fn stabilizer(&self, cls: usize) -> u64 {
         self.0.sym.flipslice.stabilizer[cls]
     }
 }
@@ -305,7 +301,7 @@ impl SymSpace for Phase2Space<'_> {
     fn inner_conj(&self, ud: usize, s: usize) -> usize {
         self.0.sym.ud_edges_conj[ud * N_SYM_UD + s] as usize
     }
-    fn stabilizer(&self, cls: usize) -> u16 {
+    fn stabilizer(&self, cls: usize) -> u64 {
         self.0.sym.corners.stabilizer[cls]
     }
 }
@@ -333,10 +329,8 @@ impl TwoPhase {
     /// Phase-1 table index of a position with these coordinates.
     #[inline(always)]
     pub(super) fn phase1_index(&self, flip: usize, twist: usize, slice_sorted: usize) -> usize {
-        let fs = &self.sym.flipslice;
-        let x = (slice_sorted / N_SLICE_PERM) * N_FLIP + flip;
-        let (cls, s) = (fs.class_of[x] as usize, fs.sym_of[x] as usize);
-        cls * N_TWIST + self.sym.twist_conj[twist * N_SYM_UD + s] as usize
+        self.phase1_space
+            .index_of_coordinates(flip, twist, slice_sorted / N_SLICE_PERM) as usize
     }
 
     /// Phase-2 table index of a G1 position with these coordinates.
