@@ -12,7 +12,10 @@ mod random;
 
 pub use cubie::{CORNER_NAMES, Cube, CubeError, EDGE_NAMES, parity};
 pub use facelets::{FaceletError, SOLVED_FACELETS, facelet_name};
-pub use moves::{ALLOWED_AFTER, Face, MOVE_CUBES, Move, allowed_after, invert_sequence};
+pub use moves::{
+    ALLOWED_AFTER, Face, MOVE_CUBES, Move, allowed_after, invert_sequence, merge_moves,
+    merge_target, push_merged,
+};
 pub use notation::{ParseError, format_moves, parse_moves};
 pub use random::Rng;
 

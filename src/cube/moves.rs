@@ -233,9 +233,51 @@ pub fn invert_sequence(seq: &[Move]) -> Vec<Move> {
     seq.iter().rev().map(|m| m.inverse()).collect()
 }
 
+// ---- merging moves ---------------------------------------------------------------------
+
+/// Where `m` would merge into the simplified sequence `seq`: the last move if it turns the same
+/// face, or the one before it if the last move turns the opposite face (opposite faces commute).
+#[inline]
+pub fn merge_target(seq: &[Move], m: Move) -> Option<usize> {
+    let n = seq.len();
+    let f = m.face();
+    if n >= 1 && seq[n - 1].face() == f {
+        Some(n - 1)
+    } else if n >= 2 && seq[n - 1].face() == f.opposite() && seq[n - 2].face() == f {
+        Some(n - 2)
+    } else {
+        None
+    }
+}
+
+/// Appends `m` to `seq`, merging it with a move on the same face (`R R → R2`, `R R' → nothing`,
+/// `R L R → R2 L`). If `seq` has no mergeable pair, neither has the result, so pushing moves one
+/// by one simplifies a whole sequence (cancellations cascade: `R U U' R'` → nothing).
+pub fn push_merged(seq: &mut Vec<Move>, m: Move) {
+    match merge_target(seq, m) {
+        None => seq.push(m),
+        Some(i) => match (seq[i].quarter_turns() + m.quarter_turns()) % 4 {
+            0 => {
+                seq.remove(i);
+            }
+            q => seq[i] = Move::new(m.face(), q),
+        },
+    }
+}
+
+/// `seq` with adjacent moves on one face merged (see [`push_merged`]); same effect on the cube.
+pub fn merge_moves(seq: &[Move]) -> Vec<Move> {
+    let mut out = Vec::with_capacity(seq.len());
+    for &m in seq {
+        push_merged(&mut out, m);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cube::{Rng, format_moves, parse_moves};
 
     #[test]
     fn move_then_inverse_is_identity() {
@@ -304,5 +346,41 @@ mod tests {
         assert_eq!(c.co(), [0; 8]);
         assert_eq!(c.ep(), Cube::SOLVED.ep());
         assert_eq!(c.eo(), [1; 12]);
+    }
+
+    #[test]
+    fn merging_cases() {
+        let merged = |s: &str| format_moves(&merge_moves(&parse_moves(s).unwrap()));
+        assert_eq!(merged("R R"), "R2");
+        assert_eq!(merged("R R'"), "");
+        assert_eq!(merged("R2 R"), "R'");
+        assert_eq!(merged("R U U' R'"), "");
+        assert_eq!(merged("R L R"), "R2 L");
+        assert_eq!(merged("R L R'"), "L");
+        assert_eq!(merged("U R L R' L' U"), "U2");
+        assert_eq!(merged("R U R'"), "R U R'");
+        assert_eq!(merged("R U D R"), "R U D R");
+    }
+
+    /// Merging never changes the position and leaves no pair it could merge.
+    #[test]
+    fn merging_random_sequences() {
+        let mut rng = Rng::new(9);
+        for _ in 0..2000 {
+            // Three faces, two of them opposite, so that merges and cascades are frequent.
+            let faces = [Face::R, Face::L, Face::U];
+            let seq: Vec<Move> = (0..rng.below(14))
+                .map(|_| Move::new(faces[rng.below(3) as usize], rng.below(3) as u8 + 1))
+                .collect();
+            let out = merge_moves(&seq);
+            assert_eq!(Cube::from_moves(&out), Cube::from_moves(&seq));
+            for i in 0..out.len() {
+                assert!(
+                    merge_target(&out[..i], out[i]).is_none(),
+                    "{}",
+                    format_moves(&out)
+                );
+            }
+        }
     }
 }
