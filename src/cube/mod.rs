@@ -17,7 +17,7 @@ pub use moves::{
     merge_target, push_merged,
 };
 pub use notation::{ParseError, format_moves, parse_moves};
-pub use random::Rng;
+pub use random::{Rng, random_scramble};
 
 /// The superflip: every edge flipped in place, 20 moves optimal (Reid 1995; cube20.org).
 pub const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";

@@ -7,6 +7,7 @@
 //! 43,252,003,274,489,856,000 positions has the same probability.
 
 use super::cubie::{Cube, parity};
+use super::moves::{Move, allowed_after};
 
 /// xoshiro256** (Blackman & Vigna), seeded with SplitMix64.
 #[derive(Clone, Debug)]
@@ -89,6 +90,18 @@ impl Cube {
     }
 }
 
+/// A random canonical move sequence of `len` moves (no face twice in a row, opposite faces in
+/// one order only), each move uniform among those allowed after the previous one.
+pub fn random_scramble(rng: &mut Rng, len: usize) -> Vec<Move> {
+    let mut seq: Vec<Move> = Vec::with_capacity(len);
+    for _ in 0..len {
+        let prev = seq.last().copied();
+        let allowed: Vec<Move> = Move::all().filter(|&m| allowed_after(prev, m)).collect();
+        seq.push(allowed[rng.below(allowed.len() as u64) as usize]);
+    }
+    seq
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +151,17 @@ mod tests {
         }
         for n in tw {
             assert!((12_500..14_200).contains(&n), "{tw:?}");
+        }
+    }
+
+    #[test]
+    fn scrambles_are_canonical() {
+        let mut rng = Rng::new(9);
+        for _ in 0..200 {
+            let s = random_scramble(&mut rng, 12);
+            for w in s.windows(2) {
+                assert!(crate::cube::allowed_after(Some(w[0]), w[1]), "{s:?}");
+            }
         }
     }
 }

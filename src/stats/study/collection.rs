@@ -1,0 +1,195 @@
+//! The records of one study gathered from its files ([`Collection`]): duplicates and foreign
+//! records refused, inputs verified, and the length distribution reported (CSV and Markdown).
+
+use super::{Parsed, Record, Shard, Study, StudyError};
+use crate::stats::BatchSummary;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The records of one study gathered from one or more files, checked as they come in: same
+/// study, no index twice, every record valid by itself.
+#[derive(Debug, Default)]
+pub struct Collection {
+    study: Option<Study>,
+    /// Largest `count` of any record (a study may be extended by asking for more positions).
+    count: u64,
+    /// Each record with where it was read (`path:line`).
+    by_index: BTreeMap<u64, (Record, String)>,
+}
+
+impl Collection {
+    /// An empty collection that accepts only records of `study`.
+    pub fn of(study: Study) -> Collection {
+        Collection {
+            study: Some(study),
+            ..Collection::default()
+        }
+    }
+
+    /// The study of the records (`None` before the first record of an open collection).
+    pub fn study(&self) -> Option<&Study> {
+        self.study.as_ref()
+    }
+
+    /// Adds the records of one file. `shard`: refuse records outside it.
+    pub fn add(
+        &mut self,
+        path: &Path,
+        parsed: &Parsed,
+        shard: Option<Shard>,
+    ) -> Result<(), StudyError> {
+        for (line, r) in &parsed.records {
+            self.add_record(path, *line, r, shard)?;
+        }
+        Ok(())
+    }
+
+    /// Adds one record, found at `path:line`. `shard`: refuse a record outside it.
+    pub fn add_record(
+        &mut self,
+        path: &Path,
+        line: usize,
+        r: &Record,
+        shard: Option<Shard>,
+    ) -> Result<(), StudyError> {
+        let found = r.study();
+        match &self.study {
+            Some(expected) if *expected != found => {
+                return Err(StudyError::Foreign {
+                    path: path.into(),
+                    line,
+                    found,
+                    expected: expected.clone(),
+                });
+            }
+            Some(_) => {}
+            None => self.study = Some(found),
+        }
+        if let Some(s) = shard
+            && !s.contains(r.index)
+        {
+            return Err(StudyError::OtherShard {
+                path: path.into(),
+                line,
+                index: r.index,
+                shard: s,
+            });
+        }
+        r.check().map_err(|reason| StudyError::Invalid {
+            path: path.into(),
+            line,
+            reason,
+        })?;
+        if let Some((_, first)) = self.by_index.get(&r.index) {
+            return Err(StudyError::Duplicate {
+                path: path.into(),
+                line,
+                index: r.index,
+                first: first.clone(),
+            });
+        }
+        self.count = self.count.max(r.count);
+        let here = format!("{}:{line}", path.display());
+        self.by_index.insert(r.index, (r.clone(), here));
+        Ok(())
+    }
+
+    /// Checks that every record's input is the study's position of its index.
+    pub fn verify_inputs(&self) -> Result<(), String> {
+        let (Some(study), Some(&last)) = (&self.study, self.by_index.keys().last()) else {
+            return Ok(());
+        };
+        for p in study.positions().take(last as usize + 1) {
+            if let Some((r, at)) = self.by_index.get(&p.index)
+                && r.input != p.cube.to_facelets()
+            {
+                return Err(format!(
+                    "{at}: the input is not position {} of the study ({study})",
+                    p.index
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The records by index.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.by_index.values().map(|(r, _)| r)
+    }
+
+    /// Number of finished positions.
+    pub fn len(&self) -> usize {
+        self.by_index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_index.is_empty()
+    }
+
+    /// Is position `index` finished?
+    pub fn contains(&self, index: u64) -> bool {
+        self.by_index.contains_key(&index)
+    }
+
+    /// Positions in the study as recorded (largest `count` seen).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The positions of `0..count` (of `shard`, if given) that are not finished.
+    pub fn missing(&self, count: u64, shard: Option<Shard>) -> Vec<u64> {
+        (0..count)
+            .filter(|&i| shard.is_none_or(|s| s.contains(i)) && !self.contains(i))
+            .collect()
+    }
+
+    /// The batch summary of the finished positions.
+    pub fn summary(&self) -> BatchSummary {
+        let mut b = BatchSummary::new();
+        for r in self.records() {
+            b.record(Some(r.length), r.nodes, r.seconds);
+        }
+        b
+    }
+}
+
+/// The length distribution as CSV: `length,count,fraction`, one row per length found.
+pub fn lengths_csv(summary: &BatchSummary) -> String {
+    let total = summary.count().max(1) as f64;
+    let mut s = String::from("length,count,fraction\n");
+    for (len, n) in summary.lengths() {
+        if let Some(l) = len {
+            s += &format!("{l},{n},{:.6}\n", *n as f64 / total);
+        }
+    }
+    s
+}
+
+/// The length distribution with per-length time and node percentiles (p50, p90, p99, max of
+/// the HDR histograms), as a markdown table with a last row for all positions.
+pub fn lengths_table(summary: &BatchSummary) -> String {
+    let total = summary.count().max(1) as f64;
+    let mut s = String::from(
+        "| length | count | fraction | s p50 | s p90 | s p99 | s max \
+         | nodes p50 | nodes p90 | nodes p99 | nodes max |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut row = |label: String, n: u64, t: &crate::stats::Timings| {
+        s += &format!("| {label} | {n} | {:.4} |", n as f64 / total);
+        for q in QUANTILES {
+            s += &format!(" {:.4} |", t.seconds_at(q));
+        }
+        for q in QUANTILES {
+            s += &format!(" {} |", t.nodes_at(q));
+        }
+        s += "\n";
+    };
+    for (len, &n) in summary.lengths() {
+        let label = len.map_or("none".into(), |l| l.to_string());
+        row(label, n, summary.of_length(*len).expect("recorded length"));
+    }
+    row("all".into(), summary.count(), summary.all());
+    s
+}
+
+const QUANTILES: [f64; 4] = [0.5, 0.9, 0.99, 1.0];

@@ -1,0 +1,30 @@
+//! Optimal-length studies: solve the positions of a seed one by one and keep every finished
+//! position as one JSON line, so that a study can be stopped, resumed, split into shards and
+//! merged again.
+//!
+//! A study is named by its [`Study`] (seed, table set, and `moves` for scramble studies). Its
+//! position `i` is the `i`-th position drawn from [`Rng::new`]`(seed)`: a uniformly random
+//! position ([`Cube::random`]), or with `moves = Some(L)` a random canonical scramble of `L`
+//! moves. Position `i` is therefore the same whatever the shard or the number of positions
+//! asked for, and shard `K/N` solves exactly the positions with `i mod N == K`.
+//!
+//! Invariants of a study file (JSON Lines, one [`Record`] a line):
+//! - every complete line (ending in a newline) is a finished position of one study; the only
+//!   line that may be incomplete is the last one (a process killed while writing it), which
+//!   [`parse_lines`] reports and the writer cuts off before appending;
+//! - an index appears at most once in a study (over all its files);
+//! - every record's solution solves its input, has `length` moves, was proved optimal, and its
+//!   input is the study's position of that index ([`Collection::verify_inputs`]).
+//!
+//! The parts: `model` (study, positions, shards, records), `file` (the JSON Lines file, its
+//! reading and appending), `collection` (records gathered and reported).
+
+mod collection;
+mod file;
+mod model;
+#[cfg(test)]
+mod tests;
+
+pub use collection::{Collection, lengths_csv, lengths_table};
+pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
+pub use model::{Position, Record, Shard, Study};

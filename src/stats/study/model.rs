@@ -1,0 +1,212 @@
+//! What a study is ([`Study`], its [`Position`]s and [`Shard`]s) and what it keeps of each
+//! solved position ([`Record`], one JSON line).
+
+use crate::cube::{Cube, Move, Rng, format_moves, parse_moves, random_scramble};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::PathBuf;
+
+/// What defines a study: two files belong to the same study iff these agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Study {
+    pub seed: u64,
+    /// The table set name as given on the command line (`korf`, `korf6`, …).
+    pub set: String,
+    /// `Some(L)`: random L-move scrambles instead of uniformly random positions.
+    pub moves: Option<u32>,
+}
+
+impl fmt::Display for Study {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seed {}, set {}, ", self.seed, self.set)?;
+        match self.moves {
+            None => write!(f, "random positions"),
+            Some(l) => write!(f, "{l}-move scrambles"),
+        }
+    }
+}
+
+/// One position of a study, as drawn from its seed.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub index: u64,
+    pub cube: Cube,
+    /// The scramble that made it (scramble studies only).
+    pub scramble: Option<Vec<Move>>,
+}
+
+impl Study {
+    /// The study's positions 0, 1, 2, … in order (an endless iterator).
+    pub fn positions(&self) -> impl Iterator<Item = Position> + use<> {
+        let mut rng = Rng::new(self.seed);
+        let moves = self.moves;
+        (0u64..).map(move |index| match moves {
+            None => Position {
+                index,
+                cube: Cube::random(&mut rng),
+                scramble: None,
+            },
+            Some(l) => {
+                let seq = random_scramble(&mut rng, l as usize);
+                Position {
+                    index,
+                    cube: Cube::from_moves(&seq),
+                    scramble: Some(seq),
+                }
+            }
+        })
+    }
+
+    /// The base name of the study's files: `lengths-seed{S}` (`-moves{L}` for scrambles).
+    pub fn name(&self) -> String {
+        match self.moves {
+            None => format!("lengths-seed{}", self.seed),
+            Some(l) => format!("lengths-seed{}-moves{l}", self.seed),
+        }
+    }
+
+    /// The default output file of a (shard of a) study:
+    /// `results/lengths-seed{S}[-moves{L}][-shard{K}of{N}].jsonl`.
+    pub fn default_out(&self, shard: Option<Shard>) -> PathBuf {
+        let shard = shard.map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.n));
+        PathBuf::from(format!("results/{}{shard}.jsonl", self.name()))
+    }
+}
+
+/// A shard `K/N` of a study: the positions with `index mod N == K`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: u64,
+    pub n: u64,
+}
+
+impl Shard {
+    /// Does position `index` belong to this shard?
+    pub fn contains(&self, index: u64) -> bool {
+        index % self.n == self.k
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?} is not K/N (e.g. 0/4: shard 0 of 4)"))?;
+        let number = |t: &str, what: &str| {
+            t.trim().parse::<u64>().map_err(|_| {
+                format!("{s:?}: {what} {t:?} is not a whole number (expected K/N, e.g. 0/4)")
+            })
+        };
+        let (k, n) = (number(k, "K")?, number(n, "N")?);
+        if n == 0 {
+            return Err(format!("{s:?}: N must be at least 1"));
+        }
+        if k >= n {
+            return Err(format!(
+                "{s:?}: K must be below N (the shards of N are 0/N to {}/N)",
+                n - 1
+            ));
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+/// One finished position of a study: one line of a study file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub index: u64,
+    pub seed: u64,
+    /// Positions in the whole study (all shards), as asked for by the run that wrote the line.
+    pub count: u64,
+    pub set: String,
+    /// `Some(L)`: the position is a random L-move scramble, not a uniformly random position.
+    pub moves: Option<u32>,
+    /// The scramble of a scramble study.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scramble: Option<String>,
+    /// The position as a facelet string.
+    pub input: String,
+    pub solution: String,
+    pub length: usize,
+    pub optimal: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    pub dual: bool,
+}
+
+impl Record {
+    /// The study the record belongs to.
+    pub fn study(&self) -> Study {
+        Study {
+            seed: self.seed,
+            set: self.set.clone(),
+            moves: self.moves,
+        }
+    }
+
+    /// Checks the record by itself: a valid input that the solution solves, in `length` moves,
+    /// proved optimal.
+    pub fn check(&self) -> Result<(), String> {
+        let cube = Cube::from_facelets(&self.input).map_err(|e| format!("input: {e}"))?;
+        let moves = parse_moves(&self.solution).map_err(|e| format!("solution: {e}"))?;
+        if !crate::solvers::solves(&cube, &moves) {
+            return Err("the solution does not solve the input".into());
+        }
+        if moves.len() != self.length {
+            return Err(format!(
+                "length {} but the solution has {} moves",
+                self.length,
+                moves.len()
+            ));
+        }
+        if !self.optimal {
+            return Err("not proved optimal (\"optimal\": false)".into());
+        }
+        if self.index >= self.count {
+            return Err(format!(
+                "index {} is not below count {}",
+                self.index, self.count
+            ));
+        }
+        Ok(())
+    }
+
+    /// The record of a finished solve of `position`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        study: &Study,
+        count: u64,
+        position: &Position,
+        solution: &[Move],
+        nodes: u64,
+        seconds: f64,
+        threads: usize,
+        dual: bool,
+    ) -> Record {
+        Record {
+            index: position.index,
+            seed: study.seed,
+            count,
+            set: study.set.clone(),
+            moves: study.moves,
+            scramble: position.scramble.as_deref().map(format_moves),
+            input: position.cube.to_facelets(),
+            solution: format_moves(solution),
+            length: solution.len(),
+            optimal: true,
+            nodes,
+            seconds,
+            threads,
+            dual,
+        }
+    }
+}
