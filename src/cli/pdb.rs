@@ -86,7 +86,7 @@ pub fn patterns_of(names: &[String]) -> Result<Vec<Pattern>, Failure> {
 fn present(dir: &std::path::Path) -> Vec<Pattern> {
     Pattern::ALL
         .into_iter()
-        .filter(|&p| file::is_present(&table_path(dir, p)).unwrap_or(false))
+        .filter(|&p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
         .collect()
 }
 
@@ -141,7 +141,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             with_threads(common.threads, || {
                 let mut bad = 0;
                 for p in found {
-                    match file::load(&table_path(&dir, p), p) {
+                    match file::load(&table_path(&dir, p.name()), p) {
                         Ok((_, info)) => println!(
                             "ok    {} ({} entries, checksum {})",
                             p, info.entries, info.checksum
@@ -163,7 +163,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             }
             let mut bad = 0;
             for p in found {
-                let path = table_path(&dir, p);
+                let path = table_path(&dir, p.name());
                 let (info, error) = match file::load(&path, p) {
                     Ok((_, info)) => (Some(info), None),
                     Err(e) => (file::read_info(&path, p).ok(), Some(e.to_string())),
@@ -209,7 +209,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             let dir = common.dir();
             with_threads(common.threads, || {
                 for p in Pattern::ALL {
-                    let path = table_path(&dir, p);
+                    let path = table_path(&dir, p.name());
                     if path.exists() {
                         file::load(&path, p)?; // never pack a damaged table
                         let out = file::pack(&path, level)?;
@@ -232,7 +232,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
         PdbCmd::Unpack { common } => {
             let dir = common.dir();
             for p in Pattern::ALL {
-                let path = table_path(&dir, p);
+                let path = table_path(&dir, p.name());
                 let packed = file::packed_path(&path);
                 if packed.exists() {
                     file::unpack(&packed, &path)?;

@@ -145,7 +145,9 @@ impl From<Pattern> for TableKind {
     }
 }
 
-fn rebuild_hint(kind: &TableKind, path: &Path) -> String {
+/// The advice that ends every table-file error: delete the file and the command that rebuilds
+/// it (the kind's `rebuild`, with `{dir}` the file's directory).
+pub fn rebuild_hint(kind: &TableKind, path: &Path) -> String {
     let dir = path
         .parent()
         .map(|d| d.display().to_string())
@@ -157,9 +159,69 @@ fn rebuild_hint(kind: &TableKind, path: &Path) -> String {
     )
 }
 
-/// The file name of a pattern's table inside a directory.
-pub fn table_path(dir: &Path, pattern: Pattern) -> PathBuf {
-    dir.join(format!("{}.pdb", pattern.name()))
+/// The file of the table named `name` (a pattern's, or a solver table's) inside `dir`:
+/// `NAME.pdb`, the one naming rule of every table file.
+pub fn table_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.pdb"))
+}
+
+/// What [`open_or_build`] does with a file that is present but cannot be used (damaged,
+/// truncated, stale, another table's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// Stop with the error, which names the file and the rebuild command; the file is kept.
+    Refuse,
+    /// Build the table again and replace the file.
+    Rebuild,
+}
+
+/// The one "open what exists, build what is missing, save" flow of every table set (the
+/// optimal solver's patterns, the two-phase and Thistlethwaite tables). Creates `dir`; reads
+/// each present file of `kinds` into memory with `load`, which checks it (header, size,
+/// checksum) once; hands the indices of the tables still missing to `build`, which builds and
+/// saves them and returns them. Tables come back in the order of `kinds`.
+pub fn open_or_build<T, E: From<TableError>>(
+    dir: &Path,
+    kinds: &[TableKind],
+    invalid: Invalid,
+    mut load: impl FnMut(&Path, &TableKind) -> Result<T, TableError>,
+    build: impl FnOnce(&[usize]) -> Result<Vec<T>, E>,
+) -> Result<Vec<T>, E> {
+    std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut tables: Vec<Option<T>> = Vec::with_capacity(kinds.len());
+    // Load what exists first, so a bad file is reported before any slow build.
+    for kind in kinds {
+        let path = table_path(dir, &kind.name);
+        let table = if is_present(&path)? {
+            match (load(&path, kind), invalid) {
+                (Ok(t), _) => Some(t),
+                (Err(e), Invalid::Refuse) => return Err(e.into()),
+                (Err(_), Invalid::Rebuild) => None,
+            }
+        } else {
+            None
+        };
+        tables.push(table);
+    }
+    let missing: Vec<usize> = (0..kinds.len()).filter(|&i| tables[i].is_none()).collect();
+    if !missing.is_empty() {
+        let built = build(&missing)?;
+        assert_eq!(
+            built.len(),
+            missing.len(),
+            "one table built for each missing one"
+        );
+        for (i, t) in missing.into_iter().zip(built) {
+            tables[i] = Some(t);
+        }
+    }
+    Ok(tables
+        .into_iter()
+        .map(|t| t.expect("loaded or built"))
+        .collect())
 }
 
 /// The zstd copy's path of a table file.
@@ -538,7 +600,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let p = Pattern::Edges6B;
         let t = small_table();
-        let path = table_path(&dir, p);
+        let path = table_path(&dir, p.name());
         let info = save(&path, p, &t, "bfs").unwrap();
         assert_eq!(info.histogram.iter().sum::<u64>(), p.entries());
         // Every loader: the file mapping, the copy read into huge-page memory, and the heap

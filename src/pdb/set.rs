@@ -1,7 +1,7 @@
 //! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
 
-use super::file::{self, TableError, TableInfo, table_path};
+use super::file::{self, Invalid, TableError, TableInfo, TableKind, table_path};
 use super::generate::{Method, generate};
 use super::pattern::Pattern;
 use super::table::{NibbleTable, bytes_for};
@@ -82,14 +82,11 @@ pub fn build_missing(
     force: bool,
     mode: ProgressMode,
 ) -> Result<Vec<BuildReport>, SetError> {
-    std::fs::create_dir_all(dir).map_err(|source| SetError::Dir {
-        dir: dir.into(),
-        source,
-    })?;
+    create_dir(dir)?;
     let mut todo = Vec::new();
     let mut reports = Vec::new();
     for &p in patterns {
-        let path = table_path(dir, p);
+        let path = table_path(dir, p.name());
         match (force, file::read_info(&path, p)) {
             (false, Ok(info)) if file::load(&path, p).is_ok() => reports.push(BuildReport {
                 pattern: p,
@@ -100,8 +97,27 @@ pub fn build_missing(
             _ => todo.push(p),
         }
     }
+    reports.extend(build(dir, &todo, method, mode)?);
+    Ok(reports)
+}
+
+fn create_dir(dir: &Path) -> Result<(), SetError> {
+    std::fs::create_dir_all(dir).map_err(|source| SetError::Dir {
+        dir: dir.into(),
+        source,
+    })
+}
+
+/// Builds and saves the tables of `todo` in `dir`, one in memory at a time, after checking
+/// that the largest fits in memory and all of them on disk. Uses the current rayon pool.
+fn build(
+    dir: &Path,
+    todo: &[Pattern],
+    method: Method,
+    mode: ProgressMode,
+) -> Result<Vec<BuildReport>, SetError> {
     if todo.is_empty() {
-        return Ok(reports);
+        return Ok(Vec::new());
     }
     // One table is in memory at a time while building; the disk needs all of them.
     let biggest = todo
@@ -135,8 +151,9 @@ pub fn build_missing(
             });
         }
     }
-    for p in todo {
-        let path = table_path(dir, p);
+    let mut reports = Vec::new();
+    for &p in todo {
+        let path = table_path(dir, p.name());
         let progress = Progress::new(mode, p.name(), p.entries(), "entries");
         let start = Instant::now();
         let table = generate(p, method, &progress);
@@ -162,10 +179,32 @@ pub fn build_missing(
     Ok(reports)
 }
 
-/// Loads every table of `patterns` from `dir` into huge-page memory, checked.
-pub fn load_all(dir: &Path, patterns: &[Pattern]) -> Result<Vec<(Pattern, NibbleTable)>, SetError> {
-    patterns
-        .iter()
-        .map(|&p| Ok((p, file::load_in_memory(&table_path(dir, p), p)?.0)))
-        .collect()
+/// The tables of `patterns` from `dir`, in that order, for the search: each valid file is read
+/// into huge-page memory and checked once; a missing or invalid one is built (BFS), saved, and
+/// then read the same way ([`file::open_or_build`]).
+pub fn open_or_build(
+    dir: &Path,
+    patterns: &[Pattern],
+    mode: ProgressMode,
+) -> Result<Vec<(Pattern, NibbleTable)>, SetError> {
+    create_dir(dir)?;
+    let kinds: Vec<TableKind> = patterns.iter().map(|&p| p.into()).collect();
+    let load = |path: &Path, p: Pattern| file::load_in_memory(path, p).map(|(t, _)| (p, t));
+    file::open_or_build(
+        dir,
+        &kinds,
+        Invalid::Rebuild,
+        |path, kind| {
+            let p = Pattern::from_name(&kind.name).expect("a pattern's kind");
+            load(path, p)
+        },
+        |missing| {
+            let todo: Vec<Pattern> = missing.iter().map(|&i| patterns[i]).collect();
+            let reports = build(dir, &todo, Method::Bfs, mode)?;
+            reports
+                .iter()
+                .map(|r| Ok(load(&r.path, r.pattern)?))
+                .collect()
+        },
+    )
 }

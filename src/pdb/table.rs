@@ -226,6 +226,18 @@ impl NibbleTable {
     }
 }
 
+/// Entries of a one-byte-an-entry table at each value (distance), up to the largest present:
+/// the histogram of the byte tables of the two-phase and Thistlethwaite solvers.
+pub fn byte_histogram(table: &[u8]) -> Vec<u64> {
+    let mut h = vec![0u64; 256];
+    for &d in table {
+        h[d as usize] += 1;
+    }
+    let len = h.iter().rposition(|&n| n > 0).map_or(0, |d| d + 1);
+    h.truncate(len);
+    h
+}
+
 /// Mean distance of a histogram.
 pub fn histogram_mean(h: &[u64]) -> f64 {
     let total: u64 = h.iter().sum();

@@ -4,8 +4,8 @@
 //! checked, and `optimal` is set only from a completed IDA* proof ([`crate::search::ida`]).
 
 use crate::cube::Cube;
-use crate::pdb::set::{SetError, build_missing, load_all};
-use crate::pdb::{Method, NibbleTable, Pattern};
+use crate::pdb::set::{SetError, open_or_build};
+use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::ProgressMode;
 use crate::search::{Heuristic, SearchOptions, SearchResult, solve};
 use crate::sys::available_memory;
@@ -25,15 +25,14 @@ impl OptimalSolver {
         }
     }
 
-    /// Loads the tables of `patterns` from `dir`, building the missing ones first (progress on
-    /// stderr per `mode`; the current rayon pool builds).
+    /// Loads the tables of `patterns` from `dir`, each file checked once, building the missing
+    /// or invalid ones (progress on stderr per `mode`; the current rayon pool builds).
     pub fn open(
         dir: &Path,
         patterns: &[Pattern],
         mode: ProgressMode,
     ) -> Result<OptimalSolver, SetError> {
-        build_missing(dir, patterns, Method::Bfs, false, mode)?;
-        Ok(Self::from_tables(load_all(dir, patterns)?))
+        Ok(Self::from_tables(open_or_build(dir, patterns, mode)?))
     }
 
     /// Derives the corner successor table from the corner table, which makes the search

@@ -194,14 +194,7 @@ impl Thistlethwaite {
 
     /// Entries of phase `phase`'s table at each distance.
     pub fn histogram(&self, phase: usize) -> Vec<u64> {
-        let mut h = Vec::new();
-        for &d in self.table(phase) {
-            if h.len() <= d as usize {
-                h.resize(d as usize + 1, 0);
-            }
-            h[d as usize] += 1;
-        }
-        h
+        crate::pdb::table::byte_histogram(self.table(phase))
     }
 
     /// Phase `phase`'s coordinate of `cube`, which must lie in `G_phase`.

@@ -7,9 +7,10 @@ use super::{
     PHASE_NAMES, PHASE_PIECES, PHASE_SIZES, PHASES, PhaseTableError, TABLE_VERSION, Thistlethwaite,
 };
 use crate::cube::Cube;
-use crate::pdb::file::{self, TableError as FileError, TableKind};
+use crate::pdb::file::{self, Invalid, TableError as FileError, TableKind};
+use crate::pdb::table::byte_histogram;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 impl Thistlethwaite {
     /// Opens the solver with its four phase tables kept in `dir` (created if needed) as table
@@ -18,64 +19,49 @@ impl Thistlethwaite {
     /// truncated, stale, another table's, or holding entries that are not distances) is an error
     /// naming it and the command that rebuilds it; it is never overwritten.
     pub fn open(dir: &Path) -> Result<Thistlethwaite, FileError> {
-        let mut tables: [Option<Box<[u8]>>; PHASES] = Default::default();
-        for (phase, slot) in tables.iter_mut().enumerate() {
-            let path = Self::table_path(dir, phase);
-            if file::is_present(&path)? {
-                let (bytes, _) = file::load_vec(&path, &table_kind(phase))?;
-                *slot = Some(bytes.into_boxed_slice());
-            }
-        }
-        let missing: Vec<usize> = (0..PHASES).filter(|&k| tables[k].is_none()).collect();
-        if !missing.is_empty() {
-            let corners = SquaresCorners::new();
-            let built: Vec<(usize, Box<[u8]>)> = missing
-                .par_iter()
-                .map(|&k| (k, build_table(&corners, k)))
-                .collect();
-            for (k, table) in built {
-                tables[k] = Some(table);
-            }
-        }
-        let tables = tables.map(|t| t.expect("loaded or built"));
-        let solver = Thistlethwaite::from_tables(tables).map_err(|e| {
+        let kinds: Vec<TableKind> = (0..PHASES).map(table_kind).collect();
+        let tables = file::open_or_build(
+            dir,
+            &kinds,
+            Invalid::Refuse,
+            |path, kind| Ok(file::load_vec(path, kind)?.0.into_boxed_slice()),
+            |missing| {
+                let corners = SquaresCorners::new();
+                let built: Vec<Box<[u8]>> = missing
+                    .par_iter()
+                    .map(|&k| build_table(&corners, k))
+                    .collect();
+                for (&k, table) in missing.iter().zip(&built) {
+                    save_phase(dir, k, table)?;
+                }
+                Ok::<_, FileError>(built)
+            },
+        )?;
+        let tables: [Box<[u8]>; PHASES] = tables.try_into().expect("one table a phase");
+        Thistlethwaite::from_tables(tables).map_err(|e| {
             let phase = match e {
                 PhaseTableError::Size { phase, .. } | PhaseTableError::Entry { phase, .. } => phase,
             };
+            let path = file::table_path(dir, PHASE_NAMES[phase]);
             FileError::Header {
-                path: Self::table_path(dir, phase),
+                hint: file::rebuild_hint(&kinds[phase], &path),
+                path,
                 what: e.to_string(),
-                hint: rebuild_hint(dir),
             }
-        })?;
-        solver.save_phases(dir, &missing)?;
-        Ok(solver)
+        })
     }
+}
 
-    /// The file of phase `phase`'s table (0-based) inside `dir`.
-    pub fn table_path(dir: &Path, phase: usize) -> PathBuf {
-        dir.join(format!("{}.pdb", PHASE_NAMES[phase]))
-    }
-
-    fn save_phases(&self, dir: &Path, phases: &[usize]) -> Result<(), FileError> {
-        if phases.is_empty() {
-            return Ok(());
-        }
-        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        for &k in phases {
-            file::save_payload(
-                &Self::table_path(dir, k),
-                &table_kind(k),
-                self.table(k),
-                self.histogram(k),
-                "thistlethwaite breadth-first search",
-            )?;
-        }
-        Ok(())
-    }
+/// Writes phase `phase`'s table to its file in `dir` (atomically).
+fn save_phase(dir: &Path, phase: usize, table: &[u8]) -> Result<(), FileError> {
+    file::save_payload(
+        &file::table_path(dir, PHASE_NAMES[phase]),
+        &table_kind(phase),
+        table,
+        byte_histogram(table),
+        "thistlethwaite breadth-first search",
+    )
+    .map(|_| ())
 }
 
 /// What phase `phase`'s table file must hold.
@@ -92,13 +78,6 @@ pub fn table_kind(phase: usize) -> TableKind {
 
 /// The command that rebuilds missing table files (`{dir}`: their directory).
 pub(super) const REBUILD: &str = "optcube solve --solver thistlethwaite --pdb-dir {dir} R";
-
-pub(super) fn rebuild_hint(dir: &Path) -> String {
-    format!(
-        "delete it and rebuild with `{}`",
-        REBUILD.replace("{dir}", &dir.display().to_string())
-    )
-}
 
 /// Breadth-first search over the cosets of `G_{phase+1}` in `G_phase`: one representative cube
 /// per newly reached coordinate, expanded with `G_phase`'s generators.

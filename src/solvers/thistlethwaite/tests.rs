@@ -164,7 +164,7 @@ fn open_builds_then_loads_table_files() {
     let dir = temp_dir("open");
     let built = Thistlethwaite::open(&dir).unwrap();
     for k in 0..PHASES {
-        let path = Thistlethwaite::table_path(&dir, k);
+        let path = file::table_path(&dir, PHASE_NAMES[k]);
         let info = file::read_info(&path, table_kind(k)).unwrap();
         assert_eq!(info.entries, PHASE_SIZES[k] as u64);
         assert_eq!(info.bits_per_entry, 8);
@@ -182,8 +182,8 @@ fn open_builds_then_loads_table_files() {
     }
 
     // A missing file is rebuilt, the others are left alone.
-    let p3 = Thistlethwaite::table_path(&dir, 3);
-    let before = std::fs::metadata(Thistlethwaite::table_path(&dir, 1))
+    let p3 = file::table_path(&dir, PHASE_NAMES[3]);
+    let before = std::fs::metadata(file::table_path(&dir, PHASE_NAMES[1]))
         .unwrap()
         .modified()
         .unwrap();
@@ -191,14 +191,14 @@ fn open_builds_then_loads_table_files() {
     let again = Thistlethwaite::open(&dir).unwrap();
     assert!(again.table(3) == solver().table(3));
     assert!(p3.exists());
-    let after = std::fs::metadata(Thistlethwaite::table_path(&dir, 1))
+    let after = std::fs::metadata(file::table_path(&dir, PHASE_NAMES[1]))
         .unwrap()
         .modified()
         .unwrap();
     assert_eq!(before, after);
 
     // One payload byte flipped: refused, naming the file, and left as it is.
-    let p1 = Thistlethwaite::table_path(&dir, 1);
+    let p1 = file::table_path(&dir, PHASE_NAMES[1]);
     let mut bytes = std::fs::read(&p1).unwrap();
     bytes[file::HEADER_LEN + 1000] ^= 0x04;
     std::fs::write(&p1, &bytes).unwrap();

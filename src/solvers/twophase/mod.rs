@@ -16,13 +16,13 @@
 mod prune;
 mod search;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
 use crate::cube::{Cube, Move};
-use crate::pdb::file::{self, TableError, TableKind};
+use crate::pdb::file::{self, Invalid, TableError, TableKind};
 use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
@@ -93,40 +93,48 @@ impl TwoPhase {
     /// 9 s on 2 cores) is announced and summed up on stderr unless `progress` is hidden.
     pub fn open(dir: &Path, progress: ProgressMode) -> Result<TwoPhase, TableError> {
         let mut tp = Self::without_pruning();
-        let mut missing = [false; 3];
-        // Load what exists first, so a bad file is reported before any slow build.
-        for (i, kind) in tp.table_kinds().iter().enumerate() {
-            let path = Self::table_path(dir, i);
-            if !file::is_present(&path)? {
-                missing[i] = true;
+        let kinds = tp.table_kinds();
+        let loaded = file::open_or_build(
+            dir,
+            &kinds,
+            Invalid::Refuse,
+            |path, kind| {
+                let (bytes, info) = file::load_vec(path, kind)?;
+                if info.histogram.iter().sum::<u64>() != kind.entries {
+                    return Err(TableError::Header {
+                        path: path.to_path_buf(),
+                        what: "depth histogram does not add up to the entry count".into(),
+                        hint: file::rebuild_hint(kind, path),
+                    });
+                }
+                Ok(Some((bytes, info.histogram)))
+            },
+            |missing| {
+                let which: [bool; 3] = std::array::from_fn(|i| missing.contains(&i));
+                let built = missing.len() as u64;
+                let p = Progress::new(progress, "twophase", built, "tables");
+                p.println(&format!(
+                    "twophase: building {built} pruning table(s) for the two-phase solver in {}",
+                    dir.display()
+                ));
+                tp.build_pruning(which);
+                tp.save_tables(dir, which)?;
+                let secs = p.elapsed();
+                p.finish(&format!("{built} table(s) built and saved in {secs:.1} s"));
+                // The built tables are kept in `tp` itself.
+                Ok::<_, TableError>(vec![None; missing.len()])
+            },
+        )?;
+        for (i, table) in loaded.into_iter().enumerate() {
+            let Some((bytes, histogram)) = table else {
                 continue;
-            }
-            let (bytes, info) = file::load_vec(&path, kind)?;
-            if info.histogram.iter().sum::<u64>() != kind.entries {
-                return Err(TableError::Header {
-                    path,
-                    what: "depth histogram does not add up to the entry count".into(),
-                    hint: rebuild_hint(kind, dir),
-                });
-            }
-            let entries = kind.entries as usize;
+            };
+            let entries = kinds[i].entries as usize;
             match i {
-                0 => tp.phase1 = Mod3Table::from_bytes(bytes, entries, info.histogram),
-                1 => tp.phase2 = Mod3Table::from_bytes(bytes, entries, info.histogram),
+                0 => tp.phase1 = Mod3Table::from_bytes(bytes, entries, histogram),
+                1 => tp.phase2 = Mod3Table::from_bytes(bytes, entries, histogram),
                 _ => tp.corner_slice = bytes,
             }
-        }
-        if missing.contains(&true) {
-            let built = missing.iter().filter(|&&m| m).count() as u64;
-            let p = Progress::new(progress, "twophase", built, "tables");
-            p.println(&format!(
-                "twophase: building {built} pruning table(s) for the two-phase solver in {}",
-                dir.display()
-            ));
-            tp.build_pruning(missing);
-            tp.save_tables(dir, missing)?;
-            let secs = p.elapsed();
-            p.finish(&format!("{built} table(s) built and saved in {secs:.1} s"));
         }
         Ok(tp)
     }
@@ -135,11 +143,6 @@ impl TwoPhase {
     /// [`open`](Self::open) reads, replacing any there (atomically).
     pub fn save(&self, dir: &Path) -> Result<(), TableError> {
         self.save_tables(dir, [true; 3])
-    }
-
-    /// The file of pruning table `i` (in [`TABLE_NAMES`] order) inside `dir`.
-    pub fn table_path(dir: &Path, i: usize) -> PathBuf {
-        dir.join(format!("{}.pdb", TABLE_NAMES[i]))
     }
 
     /// What each pruning table's file must hold, in [`TABLE_NAMES`] order.
@@ -217,9 +220,18 @@ impl TwoPhase {
             let (bytes, histogram) = match i {
                 0 => (self.phase1.bytes(), self.phase1.histogram().to_vec()),
                 1 => (self.phase2.bytes(), self.phase2.histogram().to_vec()),
-                _ => (&self.corner_slice[..], byte_histogram(&self.corner_slice)),
+                _ => (
+                    &self.corner_slice[..],
+                    crate::pdb::table::byte_histogram(&self.corner_slice),
+                ),
             };
-            file::save_payload(&Self::table_path(dir, i), kind, bytes, histogram, GENERATOR)?;
+            file::save_payload(
+                &file::table_path(dir, TABLE_NAMES[i]),
+                kind,
+                bytes,
+                histogram,
+                GENERATOR,
+            )?;
         }
         Ok(())
     }
@@ -325,29 +337,11 @@ impl TwoPhase {
     }
 }
 
-/// Entries per value of a byte table.
-fn byte_histogram(table: &[u8]) -> Vec<u64> {
-    let mut h = vec![0u64; 256];
-    for &d in table {
-        h[d as usize] += 1;
-    }
-    let len = h.iter().rposition(|&n| n > 0).map_or(0, |d| d + 1);
-    h.truncate(len);
-    h
-}
-
-/// The advice appended to a table file error: what to delete and how to rebuild.
-fn rebuild_hint(kind: &TableKind, dir: &Path) -> String {
-    format!(
-        "delete it and rebuild with `{}`",
-        kind.rebuild.replace("{dir}", &dir.display().to_string())
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cube::{Rng, SUPERFLIP, parse_moves};
+    use std::path::PathBuf;
     use std::sync::OnceLock;
 
     /// One solver for all tests in this module: the tables take seconds to build.
@@ -515,14 +509,15 @@ mod tests {
         tp.save(&dir).unwrap();
         let kinds = tp.table_kinds();
         for (i, kind) in kinds.iter().enumerate() {
-            let info = file::read_info(&TwoPhase::table_path(&dir, i), kind.clone()).unwrap();
+            let info =
+                file::read_info(&file::table_path(&dir, TABLE_NAMES[i]), kind.clone()).unwrap();
             assert_eq!(info.entries, kind.entries);
             assert_eq!(info.histogram.iter().sum::<u64>(), kind.entries);
         }
         assert_eq!(kinds[0].entries, 64_430 * 2_187);
         assert_eq!(kinds[1].entries, 2_768 * 40_320);
 
-        let cs = TwoPhase::table_path(&dir, 2);
+        let cs = file::table_path(&dir, TABLE_NAMES[2]);
         std::fs::remove_file(&cs).unwrap();
         let rebuilt = TwoPhase::open(&dir, ProgressMode::Hidden).unwrap();
         assert!(cs.exists());
@@ -541,7 +536,7 @@ mod tests {
         drop(loaded);
 
         // One payload byte flipped in the phase-2 table.
-        let p2 = TwoPhase::table_path(&dir, 1);
+        let p2 = file::table_path(&dir, TABLE_NAMES[1]);
         let mut bytes = std::fs::read(&p2).unwrap();
         bytes[file::HEADER_LEN + 123_456] ^= 0x10;
         std::fs::write(&p2, &bytes).unwrap();
