@@ -2,7 +2,7 @@
 
 use super::{Failure, with_threads};
 use optcube::pdb::file::{self, table_path};
-use optcube::pdb::set::{self, default_dir, resolve_set, set_names};
+use optcube::pdb::set::{self, default_dir};
 use optcube::pdb::{Method, Pattern};
 use optcube::progress::ProgressMode;
 use std::path::PathBuf;
@@ -67,21 +67,6 @@ impl Common {
     }
 }
 
-/// The patterns named by set or table names, without repeats.
-pub fn patterns_of(names: &[String]) -> Result<Vec<Pattern>, Failure> {
-    let mut out = Vec::new();
-    for n in names {
-        let ps = resolve_set(n)
-            .ok_or_else(|| Failure(format!("unknown table set {n:?}; known: {}", set_names())))?;
-        for p in ps {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Table files present in a directory (by pattern).
 fn present(dir: &std::path::Path) -> Vec<Pattern> {
     Pattern::ALL
@@ -116,7 +101,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             method,
             force,
         } => {
-            let patterns = patterns_of(&set)?;
+            let patterns = set::resolve_names(&set)?;
             let dir = common.dir();
             with_threads(common.threads, || {
                 let reports = set::build_missing(

@@ -5,8 +5,8 @@ use super::{Failure, with_threads};
 use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
 use optcube::pdb::set::default_dir;
 use optcube::progress::ProgressMode;
-use optcube::search::{SearchOptions, SearchResult};
-use optcube::solvers::optimal::OptimalSolver;
+use optcube::search::SearchResult;
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::BatchSummary;
 use optcube::stats::predict::{Cdf, generated, tree_sizes};
 use std::path::PathBuf;
@@ -134,20 +134,18 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
-    let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
-    let patterns = super::pdb::patterns_of(&names)?;
-    let opts = SearchOptions {
+    let patterns = optcube::pdb::set::resolve_names(&[&args.set])?;
+    let config = OptimalConfig {
+        patterns,
         threads: rayon::current_num_threads(),
         max_depth: args.max_depth,
         dual: args.dual,
-        ..SearchOptions::default()
+        sym: args.sym,
+        successors: !args.no_successors,
     };
+    let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
-    let mut solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
-    solver.set_symmetric(args.sym);
-    if !args.no_successors {
-        solver.derive_corner_successors(ProgressMode::auto())?;
-    }
+    let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let model = args
         .predict
         .then(|| Model::new(&solver, args))

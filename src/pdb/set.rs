@@ -32,6 +32,26 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     }
 }
 
+/// The patterns of set or table names, in order and without repeats; each name may itself be
+/// a comma-separated list (`korf,edges6a`). The one place names become tables: the commands
+/// pass what the user typed.
+pub fn resolve_names<S: AsRef<str>>(names: &[S]) -> Result<Vec<Pattern>, SetError> {
+    let mut out = Vec::new();
+    for name in names.iter().flat_map(|n| n.as_ref().split(',')) {
+        let name = name.trim();
+        let patterns = resolve_set(name).ok_or_else(|| SetError::UnknownSet {
+            name: name.to_string(),
+            known: set_names(),
+        })?;
+        for p in patterns {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Names accepted by [`resolve_set`], for error messages.
 pub fn set_names() -> String {
     let mut v = vec!["korf", "korf6", "huge"];
@@ -42,6 +62,8 @@ pub fn set_names() -> String {
 /// Errors of set building and loading.
 #[derive(Debug, thiserror::Error)]
 pub enum SetError {
+    #[error("unknown table set {name:?}; known: {known}")]
+    UnknownSet { name: String, known: String },
     #[error(transparent)]
     Table(#[from] TableError),
     #[error("not enough memory to build {what}: needs {need_mb} MB, {have_mb} MB available")]
@@ -207,4 +229,29 @@ pub fn open_or_build(
                 .collect()
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_in_order_without_repeats() {
+        let korf = resolve_names(&["korf"]).unwrap();
+        assert_eq!(korf, resolve_set("korf").unwrap());
+        assert_eq!(
+            resolve_names(&["korf6, corners", "edges7a"]).unwrap(),
+            vec![
+                Pattern::Corners,
+                Pattern::Edges6A,
+                Pattern::Edges6B,
+                Pattern::Edges7A
+            ]
+        );
+        let e = resolve_names(&["korf", "korf7"]).unwrap_err().to_string();
+        assert!(
+            e.starts_with("unknown table set \"korf7\"; known: korf, korf6, huge"),
+            "{e}"
+        );
+    }
 }

@@ -12,6 +12,38 @@ use crate::sys::available_memory;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+/// What the optimal solver is asked for, in one place: which tables, which lookups and how to
+/// search. The command line builds one and hands it to [`OptimalSolver::configured`]; the solver
+/// passes each option to the layer that uses it (`dual` and `threads` to the search's
+/// [`SearchOptions`], `sym` to the heuristic, `successors` to itself).
+#[derive(Clone, Debug)]
+pub struct OptimalConfig {
+    /// The pattern databases, in lookup order.
+    pub patterns: Vec<Pattern>,
+    /// Search threads.
+    pub threads: usize,
+    /// Stop once no solution of at most this many moves exists.
+    pub max_depth: u8,
+    /// Also look up the inverse position in every table.
+    pub dual: bool,
+    /// Also look up the partial edge tables on the position turned about the URF–DBL diagonal.
+    pub sym: bool,
+    /// Derive the corner successor table ([`OptimalSolver::derive_corner_successors`]).
+    pub successors: bool,
+}
+
+impl OptimalConfig {
+    /// The search options this configuration asks for.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            max_depth: self.max_depth,
+            dual: self.dual,
+            ..SearchOptions::default()
+        }
+    }
+}
+
 /// The optimal solver with its tables.
 pub struct OptimalSolver {
     heuristic: Heuristic,
@@ -33,6 +65,21 @@ impl OptimalSolver {
         mode: ProgressMode,
     ) -> Result<OptimalSolver, SetError> {
         Ok(Self::from_tables(open_or_build(dir, patterns, mode)?))
+    }
+
+    /// Opens the tables of `config` from `dir` (building what is missing, see [`Self::open`])
+    /// and sets the heuristic up as `config` asks (symmetric lookups, corner successors).
+    pub fn configured(
+        dir: &Path,
+        config: &OptimalConfig,
+        mode: ProgressMode,
+    ) -> Result<OptimalSolver, SetError> {
+        let mut solver = Self::open(dir, &config.patterns, mode)?;
+        solver.set_symmetric(config.sym);
+        if config.successors {
+            solver.derive_corner_successors(mode)?;
+        }
+        Ok(solver)
     }
 
     /// Derives the corner successor table from the corner table, which makes the search

@@ -41,7 +41,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
         return Err(Failure("--samples must be at least 1".into()));
     }
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
-    let patterns = crate::cli::pdb::patterns_of(&names)?;
+    let patterns = optcube::pdb::set::resolve_names(&names)?;
     let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
     let out = args
         .out

@@ -8,7 +8,7 @@ use crate::cli::{Failure, with_threads};
 use optcube::pdb::set::default_dir;
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::SearchOptions;
-use optcube::solvers::optimal::OptimalSolver;
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::study::{Appender, Collection, Record, Shard, Study, StudyError, read_file};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -50,7 +50,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
-    let patterns = crate::cli::pdb::patterns_of(&names)?;
+    let patterns = optcube::pdb::set::resolve_names(&names)?;
     let study = Study {
         seed: args.seed,
         set: names.join(","),
@@ -105,13 +105,16 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     if !todo.is_empty() {
         status = with_threads(args.threads, || {
             let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
-            let mut solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
-            solver.derive_corner_successors(ProgressMode::auto())?;
-            let opts = SearchOptions {
+            let config = OptimalConfig {
+                patterns: patterns.clone(),
                 threads: rayon::current_num_threads(),
+                max_depth: SearchOptions::default().max_depth,
                 dual: args.dual,
-                ..SearchOptions::default()
+                sym: false,
+                successors: true,
             };
+            let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
+            let opts = config.search_options();
             let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
             let progress = Progress::new(ProgressMode::auto(), "lengths", total, "positions");
             progress.println(&format!(
