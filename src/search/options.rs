@@ -23,7 +23,7 @@ pub struct SearchOptions {
     /// run (see the private `Worker::run`); to compare and test the two.
     pub baseline_cpu: bool,
     /// Read the corner values of a node's children from the heuristic's corner successor
-    /// table when it has one ([`Heuristic::derive_corner_successors`]): one memory read per
+    /// table when it has one ([`crate::search::Heuristic::derive_corner_successors`]): one memory read per
     /// node instead of one per child. Same values, same pruning; off, to measure it.
     pub corner_successors: bool,
 }

@@ -3,8 +3,8 @@
 //! merged again.
 //!
 //! A study is named by its [`Study`] (seed, table set, and `moves` for scramble studies). Its
-//! position `i` is the `i`-th position drawn from [`Rng::new`]`(seed)`: a uniformly random
-//! position ([`Cube::random`]), or with `moves = Some(L)` a random canonical scramble of `L`
+//! position `i` is the `i`-th position drawn from [`crate::cube::Rng::new`]`(seed)`: a uniformly random
+//! position ([`crate::cube::Cube::random`]), or with `moves = Some(L)` a random canonical scramble of `L`
 //! moves. Position `i` is therefore the same whatever the shard or the number of positions
 //! asked for, and shard `K/N` solves exactly the positions with `i mod N == K`.
 //!
