@@ -3,15 +3,9 @@
 //! Both fill a [`NibbleTable`] with the exact distance of every pattern state from solved and
 //! must produce byte-identical tables for any thread count (tests compare them).
 //!
-//! *BFS* works a whole depth at a time, in parallel over chunks of index *blocks*
-//! (`pdb/blocks.rs`: a move maps a block of entries to one block, so neighbours are ranked once
-//! per block and move, not once per entry). While the frontier is small it expands forward (each
-//! entry at depth `d` marks its unknown neighbours `d+1`, with an atomic compare-and-swap on the
-//! byte); once the frontier outgrows the unknown remainder it runs backward (each unknown entry
-//! looks for a neighbour at depth `d` and marks itself; a block's writes stay in that block).
-//! Either way the value written is `d+1`, whoever writes it, so the result is deterministic.
-//! In symmetry-reduced layouts ([`super::phase1`]) an entry marked forward also marks its twins,
-//! the entries of the same class that stand for the same state.
+//! *BFS* is the crate's one breadth-first search ([`super::bfs`]) over the pattern's block
+//! layout (`pdb::blocks`, or the symmetry-reduced [`super::phase1`] layout), into a nibble
+//! table.
 //!
 //! *IDDFS* searches canonical move sequences from solved with a growing depth limit `L`; a node at
 //! depth `g < L` is expanded only if its table entry equals `g` (it is reached no deeper than
@@ -20,6 +14,7 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
+use super::bfs::bfs;
 use super::blocks::with_layout;
 use super::layout::{Layout, LayoutFn};
 use super::pattern::Pattern;
@@ -69,9 +64,6 @@ impl Method {
     }
 }
 
-/// Entries per parallel work unit (about; whole blocks).
-const CHUNK: u64 = 1 << 16;
-
 /// Builds the table of `pattern` with `method` on the current rayon pool.
 pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
     match method {
@@ -88,149 +80,19 @@ struct Bfs<'a> {
 
 impl LayoutFn<NibbleTable> for Bfs<'_> {
     fn call<L: Layout>(self, layout: &L) -> NibbleTable {
-        let (pattern, progress) = (self.pattern, self.progress);
-        let n = pattern.entries();
-        let table = NibbleTable::new_unknown(n);
+        let table = NibbleTable::new_unknown(self.pattern.entries());
         // The solved state is not index 0 for every pattern (edges7b and edges6b track pieces
         // whose home positions do not rank first).
-        table.set_if_unknown(pattern.index(&Cube::SOLVED), 0);
-        let mut known = 1u64;
-        let mut frontier = 1u64;
-        let per_chunk = (CHUNK / L::INNER as u64).max(1);
-        let chunks = layout.blocks().div_ceil(per_chunk);
-        for d in 0u8.. {
-            let unknown = n - known;
-            if unknown == 0 || frontier == 0 {
-                break;
-            }
-            assert!(d + 1 < UNKNOWN, "{pattern}: distances do not fit in 4 bits");
-            // Forward costs 18 table writes per frontier entry, backward up to 18 reads per
-            // unknown entry (fewer when a parent is found early): switch once the frontier is
-            // a quarter of the unknown remainder (measured on the corner table).
-            let backward = frontier.saturating_mul(4) > unknown;
-            let done_chunks = AtomicU64::new(0);
-            let direction = if backward { "backward" } else { "forward" };
-            let found: u64 = (0..chunks)
-                .into_par_iter()
-                .map(|c| {
-                    let lo = c * per_chunk;
-                    let hi = (lo + per_chunk).min(layout.blocks());
-                    let mut scratch = Vec::with_capacity(L::INNER as usize);
-                    let k: u64 = (lo..hi)
-                        .map(|b| {
-                            if backward {
-                                backward_block(layout, &table, b, d, &mut scratch)
-                            } else {
-                                forward_block(layout, &table, b, d, &mut scratch)
-                            }
-                        })
-                        .sum();
-                    let done = done_chunks.fetch_add(1, Relaxed) + 1;
-                    if done.is_multiple_of(64) {
-                        let frac = done as f64 / chunks as f64;
-                        progress.update(
-                            known,
-                            &format!("depth {} {direction} {:.0}%", d + 1, 100.0 * frac),
-                        );
-                    }
-                    k
-                })
-                .sum();
-            known += found;
-            frontier = found;
-            progress.update(known, &format!("depth {} done: {found} entries", d + 1));
-        }
+        let start = self.pattern.index(&Cube::SOLVED);
+        bfs(
+            layout,
+            &table,
+            start,
+            self.pattern.name(),
+            Some(self.progress),
+        );
         table
     }
-}
-
-/// The 18 images of block `b`, with the first cache line of each target block requested.
-#[inline]
-fn images<L: Layout>(layout: &L, t: &NibbleTable, b: u64) -> [(u64, L::Map); 18] {
-    let pos = layout.positions(b);
-    let images: [(u64, L::Map); 18] = std::array::from_fn(|m| layout.image(&pos, m));
-    for &(b2, _) in &images {
-        t.prefetch(b2 * L::INNER as u64);
-    }
-    images
-}
-
-/// Lists the entries of block `b` whose value is `v` (as offsets in the block) into `out`;
-/// returns the block's first index.
-#[inline]
-fn block_entries<L: Layout>(t: &NibbleTable, b: u64, v: u8, out: &mut Vec<u32>) -> u64 {
-    let base = b * L::INNER as u64;
-    out.clear();
-    t.find(base, base + L::INNER as u64, v, out);
-    base
-}
-
-/// Forward step for block `b`: its entries at depth `d` mark their unknown neighbours `d+1`.
-#[inline]
-fn forward_block<L: Layout>(
-    layout: &L,
-    t: &NibbleTable,
-    b: u64,
-    d: u8,
-    frontier: &mut Vec<u32>,
-) -> u64 {
-    block_entries::<L>(t, b, d, frontier);
-    if frontier.is_empty() {
-        return 0;
-    }
-    let mut found = 0;
-    for (b2, map) in images(layout, t, b) {
-        let base2 = b2 * L::INNER as u64;
-        for &x in frontier.iter() {
-            let x2 = layout.apply(map, x);
-            let j = base2 + x2 as u64;
-            // A plain load first: most neighbours are known, and a load is cheaper than a CAS.
-            if t.load(j) == UNKNOWN && t.set_if_unknown(j, d + 1) {
-                found += 1;
-                layout.for_each_twin(b2, x2, |y| {
-                    if t.set_if_unknown(base2 + y as u64, d + 1) {
-                        found += 1;
-                    }
-                });
-            }
-        }
-    }
-    found
-}
-
-/// Backward step for block `b`: each unknown entry with a neighbour at depth `d` becomes
-/// `d+1`. Writes stay inside block `b`; other threads only read it, and an entry they may
-/// see change goes from unknown to `d+1`, neither of which is `d`, so the result is the same
-/// whatever the interleaving.
-#[inline]
-fn backward_block<L: Layout>(
-    layout: &L,
-    t: &NibbleTable,
-    b: u64,
-    d: u8,
-    open: &mut Vec<u32>,
-) -> u64 {
-    let base = block_entries::<L>(t, b, UNKNOWN, open);
-    if open.is_empty() {
-        return 0;
-    }
-    let before = open.len();
-    for (b2, map) in images(layout, t, b) {
-        let base2 = b2 * L::INNER as u64;
-        open.retain(|&x| {
-            if t.load(base2 + layout.apply(map, x) as u64) == d {
-                // The byte may be shared with the next block, hence the CAS.
-                t.set_if_unknown(base + x as u64, d + 1);
-                false
-            } else {
-                true
-            }
-        });
-        if open.is_empty() {
-            break;
-        }
-    }
-    (before - open.len()) as u64
 }
 
 fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
@@ -313,44 +175,6 @@ impl Dfs<'_> {
             .map(|m| self.dfs(&Pattern::neighbour_inverse(q, m), g + 1))
             .sum()
     }
-}
-
-/// Distance value of [`byte_bfs`] entries never reached.
-pub const UNREACHED: u8 = u8::MAX;
-
-/// Exact distances from `start` over a small state space, one byte an entry: breadth-first,
-/// a layer at a time, single-threaded. `index` maps a state to its entry; `neighbours` appends
-/// a state's neighbours to the vector it is given. Entries never reached stay [`UNREACHED`].
-/// For the solvers' own small tables (two-phase corner×slice, Thistlethwaite phases); the
-/// pattern databases use the parallel nibble BFS above.
-pub fn byte_bfs<S>(
-    entries: usize,
-    start: S,
-    index: impl Fn(&S) -> usize,
-    mut neighbours: impl FnMut(&S, &mut Vec<S>),
-) -> Box<[u8]> {
-    let mut dist = vec![UNREACHED; entries].into_boxed_slice();
-    dist[index(&start)] = 0;
-    let mut frontier = vec![start];
-    let mut around = Vec::with_capacity(18);
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut next = Vec::with_capacity(frontier.len() * 4);
-        for s in &frontier {
-            around.clear();
-            neighbours(s, &mut around);
-            for n in around.drain(..) {
-                let k = index(&n);
-                if dist[k] == UNREACHED {
-                    dist[k] = depth + 1;
-                    next.push(n);
-                }
-            }
-        }
-        frontier = next;
-        depth += 1;
-    }
-    dist
 }
 
 #[cfg(test)]

@@ -5,9 +5,11 @@
 //! such distances is an admissible heuristic for IDA*.
 
 pub mod batch;
+pub mod bfs;
 mod blocks;
+pub mod cells;
 pub mod generate;
-mod layout;
+pub mod layout;
 pub mod pattern;
 pub mod phase1;
 pub mod successors;

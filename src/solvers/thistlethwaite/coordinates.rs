@@ -4,7 +4,7 @@
 
 use super::PHASES;
 use crate::cube::{Cube, Face, Move};
-use crate::pdb::generate::UNREACHED;
+use crate::pdb::cells::UNREACHED;
 use crate::rank::{PartialPerm, binomial, permutation, rank_digits};
 
 pub(super) const EO_SIZE: usize = 1 << 11;

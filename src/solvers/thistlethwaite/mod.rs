@@ -53,7 +53,7 @@ mod tests;
 pub use tables::table_kind;
 
 use crate::cube::{Cube, CubeError, Move, merge_target, push_merged};
-use crate::pdb::generate::UNREACHED;
+use crate::pdb::cells::UNREACHED;
 use coordinates::*;
 use tables::build_table;
 

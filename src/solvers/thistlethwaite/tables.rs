@@ -6,7 +6,8 @@ use super::coordinates::*;
 use super::{
     PHASE_NAMES, PHASE_PIECES, PHASE_SIZES, PHASES, PhaseTableError, TABLE_VERSION, Thistlethwaite,
 };
-use crate::cube::Cube;
+use crate::cube::{Cube, Move};
+use crate::pdb::bfs::coset_table;
 use crate::pdb::file::{self, Invalid, TableError as FileError, TableKind};
 use crate::pdb::table::byte_histogram;
 use rayon::prelude::*;
@@ -79,13 +80,16 @@ pub fn table_kind(phase: usize) -> TableKind {
 /// The command that rebuilds missing table files (`{dir}`: their directory).
 pub(super) const REBUILD: &str = "optcube solve --solver thistlethwaite --pdb-dir {dir} R";
 
-/// Breadth-first search over the cosets of `G_{phase+1}` in `G_phase`: one representative cube
-/// per newly reached coordinate, expanded with `G_phase`'s generators.
+/// Breadth-first search over the cosets of `G_{phase+1}` in `G_phase` with `G_phase`'s
+/// generators ([`coset_table`]: a representative cube is kept for each coset when the search
+/// first reaches it, since the coordinate has no unranking).
 pub(super) fn build_table(corners: &SquaresCorners, phase: usize) -> Box<[u8]> {
-    crate::pdb::generate::byte_bfs(
+    let moves: Vec<Move> = phase_moves(phase).collect();
+    coset_table(
         PHASE_SIZES[phase],
         Cube::SOLVED,
+        moves.len(),
         |c| coordinate(corners, phase, c),
-        |c, out| out.extend(phase_moves(phase).map(|m| c.apply(m))),
+        |c, k| c.apply(moves[k]),
     )
 }

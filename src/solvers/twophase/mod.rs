@@ -27,8 +27,8 @@ use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
 use crate::coord::{MoveTables, N_PERM8, N_SLICE_PERM, N_TWIST};
+use crate::pdb::cells::Mod3Table;
 use crate::pdb::phase1::Phase1Space;
-use prune::{FlipSliceTwist, Mod3Table, Phase2Space, SymSpace};
 use search::{Direction, Shared};
 
 /// The solver: owns every table it needs. Build once, solve many positions; `Sync`, so one
@@ -148,8 +148,8 @@ impl TwoPhase {
     /// What each pruning table's file must hold, in [`TABLE_NAMES`] order.
     pub fn table_kinds(&self) -> [TableKind; 3] {
         let entries = [
-            FlipSliceTwist(self).classes() * N_TWIST,
-            Phase2Space(self).classes() * N_PERM8,
+            self.phase1_space.classes() as usize * N_TWIST,
+            self.sym.corners.len() * N_PERM8,
             N_PERM8 * N_SLICE_PERM,
         ];
         let pieces = [
@@ -188,10 +188,10 @@ impl TwoPhase {
         // The builders read the move and symmetry tables through `tp`.
         let tp = &*self;
         let (phase1, (phase2, corner_slice)) = rayon::join(
-            || which[0].then(|| prune::build(&FlipSliceTwist(tp))),
+            || which[0].then(prune::build_phase1),
             || {
                 (
-                    which[1].then(|| prune::build(&Phase2Space(tp))),
+                    which[1].then(|| prune::build_phase2(tp)),
                     which[2].then(|| prune::build_corner_slice(tp)),
                 )
             },

@@ -18,75 +18,18 @@
 //! position to its class representative. When a representative is fixed by some symmetries,
 //! several `inner` values describe the same position class; the builder fills them together.
 //!
-//! Building is breadth-first by layer, in parallel over classes. Early layers expand the frontier
-//! forward; once the frontier is larger than what is left, it is cheaper to look backward, from
-//! each empty entry for a neighbour on the frontier. Either way the neighbours of one class under
-//! one move lie in one class block, so memory access stays local.
-
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-use rayon::prelude::*;
+//! All three are built by the crate's one breadth-first search ([`crate::pdb::bfs`]) over a
+//! block layout: phase 1 over the `phase1` pattern's own layout ([`Phase1Space`]), phase 2 over
+//! corner classes × UD edges (`Phase2Layout`), the third over corner × slice permutations
+//! (`CornerSliceLayout`); the mod-3 and byte stores are [`crate::pdb::cells`]'s.
 
 use super::TwoPhase;
 use crate::coord::symmetry::N_SYM_UD;
 use crate::coord::{N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
+use crate::pdb::bfs::bfs;
+use crate::pdb::cells::{ByteCells, Mod3Cells, Mod3Table};
+use crate::pdb::layout::Layout;
 use crate::pdb::phase1::Phase1Space;
-
-/// Switch to backward search once the empty entries are fewer than this many times the
-/// frontier.
-const BACKWARD_RATIO: u64 = 4;
-/// The marker of an unreached entry while a table is built.
-const EMPTY: u8 = 3;
-
-/// A table of distances mod 3, four entries per byte (entry `i` in bits `2*(i%4)..`).
-#[derive(Default)]
-pub struct Mod3Table {
-    bytes: Vec<u8>,
-    /// `histogram[d]`: number of entries at distance `d`.
-    histogram: Vec<u64>,
-}
-
-impl Mod3Table {
-    /// Distance mod 3 of entry `i`.
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> u8 {
-        (self.bytes[i >> 2] >> ((i & 3) * 2)) & 3
-    }
-    /// Hints that entry `i` will be read soon.
-    #[inline(always)]
-    pub fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = self.bytes.get(i >> 2) {
-            // SAFETY: SSE is part of the x86_64 baseline, and a prefetch of a valid address has
-            // no effect other than on the cache.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (b as *const u8).cast::<i8>(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
-    }
-    /// The packed table.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-    /// Entries per exact distance, counted while building.
-    pub fn histogram(&self) -> &[u64] {
-        &self.histogram
-    }
-    /// A table read back from its packed bytes (see [`bytes`](Self::bytes)) and the histogram
-    /// recorded when it was built. Panics unless `bytes` holds exactly `entries` entries.
-    pub fn from_bytes(bytes: Vec<u8>, entries: usize, histogram: Vec<u64>) -> Mod3Table {
-        assert_eq!(
-            bytes.len(),
-            entries.div_ceil(4),
-            "2-bit table of {entries} entries"
-        );
-        Mod3Table { bytes, histogram }
-    }
-}
 
 /// The one value of `dist - 1`, `dist`, `dist + 1` that is `mod3` modulo 3: the exact distance
 /// of a neighbour of a position at distance `dist`. (For `dist = 0` and residue 2 there is no
@@ -98,231 +41,123 @@ pub fn step_distance(dist: u8, mod3: u8) -> u8 {
     (low + (mod3 + 3 - low % 3) % 3).wrapping_sub(3)
 }
 
-/// A table's index space: `classes × inner_size` entries under `moves` moves.
-pub trait SymSpace: Sync {
-    fn classes(&self) -> usize;
-    fn inner_size(&self) -> usize;
-    fn moves(&self) -> usize;
-    /// Class reached by move `k` from the representative of `cls`, and the symmetry that takes
-    /// the reached position to that class's representative.
-    fn class_step(&self, cls: usize, k: usize) -> (usize, usize);
-    fn inner_move(&self, inner: usize, k: usize) -> usize;
-    fn inner_conj(&self, inner: usize, s: usize) -> usize;
-    /// Symmetries fixing the class representative (bit set).
-    fn stabilizer(&self, cls: usize) -> u64;
+/// Builds the phase-1 table: the flip-slice classes × twist, which is the layout of the
+/// `phase1` pattern database ([`Phase1Space`]), with the distances mod 3.
+pub fn build_phase1() -> Mod3Table {
+    let layout = Phase1Space::get(false);
+    let entries = layout.blocks() * N_TWIST as u64;
+    let cells = Mod3Cells::new(entries);
+    let histogram = bfs(layout, &cells, 0, "twophase-phase1", None);
+    cells.into_table(entries, histogram)
 }
 
-/// Packed 2-bit cells that several threads may fill at once, 32 per word (entry `i` in bits
-/// `2*(i%32)` of word `i/32`, which is the byte layout of [`Mod3Table`] on little-endian words).
-struct Cells(Vec<AtomicU64>);
-
-const LOW_BITS: u64 = 0x5555_5555_5555_5555;
-
-impl Cells {
-    #[inline(always)]
-    fn get(&self, i: usize) -> u8 {
-        ((self.0[i >> 5].load(Relaxed) >> ((i & 31) * 2)) & 3) as u8
-    }
-    /// Sets an entry known to be empty or already equal to `v`; returns whether it was empty.
-    /// Clearing bits is enough because empty is `0b11`, and concurrent writers in one layer all
-    /// write the same value.
-    #[inline(always)]
-    fn set(&self, i: usize, v: u8) -> bool {
-        let shift = (i & 31) * 2;
-        let prev = self.0[i >> 5].fetch_and(!(((EMPTY ^ v) as u64) << shift), Relaxed);
-        (prev >> shift) & 3 == EMPTY as u64
-    }
-    /// Bit `2k` set iff entry `k` of word `w` holds `v`: lets a scan skip 32 entries at once.
-    #[inline(always)]
-    fn matches(&self, w: usize, v: u8) -> u64 {
-        let x = self.0[w].load(Relaxed) ^ (v as u64 * LOW_BITS);
-        !(x | (x >> 1)) & LOW_BITS
-    }
-}
-
-/// Marks `(cls, inner)` and the entries equivalent to it under the class's stabilizer.
-#[inline]
-fn set_class_entry<S: SymSpace>(space: &S, cells: &Cells, cls: usize, inner: usize, v: u8) -> u64 {
-    let base = cls * space.inner_size();
-    let stab = space.stabilizer(cls);
-    if stab == 1 {
-        return cells.set(base + inner, v) as u64;
-    }
-    let mut n = 0;
-    for s in 0..N_SYM_UD {
-        if stab >> s & 1 == 1 {
-            let j = base + space.inner_conj(inner, s);
-            if cells.get(j) == EMPTY {
-                n += cells.set(j, v) as u64;
-            }
-        }
-    }
-    n
-}
-
-/// Words of cells per parallel work item.
-const CHUNK_WORDS: usize = 1 << 11;
-
-/// Breadth-first search from entry 0 (the goal, class 0 with inner value 0).
-pub fn build<S: SymSpace>(space: &S) -> Mod3Table {
-    let (inner_size, moves) = (space.inner_size(), space.moves());
-    let n = space.classes() * inner_size;
-    let words = n.div_ceil(32);
-    let cells = Cells((0..words).map(|_| AtomicU64::new(u64::MAX)).collect());
-    let mut histogram = vec![set_class_entry(space, &cells, 0, 0, 0)];
-    let mut filled = histogram[0];
-    while filled < n as u64 {
-        let depth = histogram.len() - 1;
-        let (cur, next) = ((depth % 3) as u8, ((depth + 1) % 3) as u8);
-        // Forward costs `moves` probes per frontier entry; backward costs a few probes per
-        // empty entry (most find a frontier neighbour early), all `moves` for the rest.
-        let backward = n as u64 - filled < BACKWARD_RATIO * histogram[depth];
-        let added: u64 = (0..words.div_ceil(CHUNK_WORDS))
-            .into_par_iter()
-            .map(|chunk| {
-                let mut steps = [(0usize, 0usize); N_MOVES];
-                let mut steps_of = usize::MAX;
-                let mut added = 0;
-                let first = chunk * CHUNK_WORDS;
-                for w in first..(first + CHUNK_WORDS).min(words) {
-                    let mut hits = cells.matches(w, if backward { EMPTY } else { cur });
-                    while hits != 0 {
-                        let i = w * 32 + hits.trailing_zeros() as usize / 2;
-                        hits &= hits - 1;
-                        if i >= n {
-                            break; // padding in the last word
-                        }
-                        let (cls, inner) = (i / inner_size, i % inner_size);
-                        if cls != steps_of {
-                            // All entries of a class share the class part of each neighbour.
-                            for (k, st) in steps[..moves].iter_mut().enumerate() {
-                                *st = space.class_step(cls, k);
-                            }
-                            steps_of = cls;
-                        }
-                        let neighbour = |k: usize| {
-                            let (c2, s2) = steps[k];
-                            (c2, space.inner_conj(space.inner_move(inner, k), s2))
-                        };
-                        if backward {
-                            // The entry may have been filled as an equivalent of another one.
-                            if cells.get(i) != EMPTY {
-                                continue;
-                            }
-                            let found = (0..moves).any(|k| {
-                                let (c2, i2) = neighbour(k);
-                                cells.get(c2 * inner_size + i2) == cur
-                            });
-                            if found {
-                                added += set_class_entry(space, &cells, cls, inner, next);
-                            }
-                        } else {
-                            // Entries at depth - 3, - 6, ... also read `cur`; their neighbours
-                            // are all filled already, so expanding them again only costs time.
-                            for k in 0..moves {
-                                let (c2, i2) = neighbour(k);
-                                if cells.get(c2 * inner_size + i2) == EMPTY {
-                                    added += set_class_entry(space, &cells, c2, i2, next);
-                                }
-                            }
-                        }
-                    }
-                }
-                added
-            })
-            .sum();
-        if added == 0 {
-            break; // unreachable entries (none for the tables here); they stay EMPTY
-        }
-        histogram.push(added);
-        filled += added;
-    }
-    let bytes = cells
-        .0
-        .into_iter()
-        .flat_map(|w| w.into_inner().to_le_bytes())
-        .take(n.div_ceil(4))
-        .collect();
-    Mod3Table { bytes, histogram }
-}
-
-/// Phase 1: flip-slice classes × twist, 18 moves.
-pub struct FlipSliceTwist<'a>(pub &'a TwoPhase);
-
-impl SymSpace for FlipSliceTwist<'_> {
-    fn classes(&self) -> usize {
-        self.0.sym.flipslice.rep.len()
-    }
-    fn inner_size(&self) -> usize {
-        N_TWIST
-    }
-    fn moves(&self) -> usize {
-        N_MOVES
-    }
-    fn class_step(&self, cls: usize, k: usize) -> (usize, usize) {
-        Phase1Space::get(false).class_step(cls, k)
-    }
-    #[inline(always)]
-    fn inner_move(&self, twist: usize, k: usize) -> usize {
-        self.0.mv.twist[twist * N_MOVES + k] as usize
-    }
-    #[inline(always)]
-    fn inner_conj(&self, twist: usize, s: usize) -> usize {
-        self.0.sym.twist_conj[twist * N_SYM_UD + s] as usize
-    }
-    fn stabilizer(&self, cls: usize) -> u64 {
-        self.0.sym.flipslice.stabilizer[cls]
-    }
-}
-
-/// Phase 2: corner-permutation classes × UD-edge permutation, the 10 phase-2 moves.
-pub struct Phase2Space<'a>(pub &'a TwoPhase);
-
-impl SymSpace for Phase2Space<'_> {
-    fn classes(&self) -> usize {
-        self.0.sym.corners.rep.len()
-    }
-    fn inner_size(&self) -> usize {
-        N_PERM8
-    }
-    fn moves(&self) -> usize {
-        N_P2_MOVES
-    }
-    fn class_step(&self, cls: usize, k: usize) -> (usize, usize) {
-        let cs = &self.0.sym.corners;
-        let c2 = self.0.mv.corners[cs.rep[cls] as usize * N_MOVES + P2_MOVES[k]] as usize;
-        (cs.class_of[c2] as usize, cs.sym_of[c2] as usize)
-    }
-    #[inline(always)]
-    fn inner_move(&self, ud: usize, k: usize) -> usize {
-        self.0.mv.ud_edges[ud * N_P2_MOVES + k] as usize
-    }
-    #[inline(always)]
-    fn inner_conj(&self, ud: usize, s: usize) -> usize {
-        self.0.sym.ud_edges_conj[ud * N_SYM_UD + s] as usize
-    }
-    fn stabilizer(&self, cls: usize) -> u64 {
-        self.0.sym.corners.stabilizer[cls]
-    }
+/// Builds the phase-2 table: corner-permutation classes × UD-edge permutation under the 10
+/// phase-2 moves, with the distances mod 3.
+pub fn build_phase2(tp: &TwoPhase) -> Mod3Table {
+    let layout = Phase2Layout(tp);
+    let entries = layout.blocks() * N_PERM8 as u64;
+    let cells = Mod3Cells::new(entries);
+    let histogram = bfs(&layout, &cells, 0, "twophase-phase2", None);
+    cells.into_table(entries, histogram)
 }
 
 /// Exact distances of corner permutation × slice permutation under the phase-2 moves,
 /// indexed `corners * 24 + slice`.
 pub fn build_corner_slice(tp: &TwoPhase) -> Vec<u8> {
-    crate::pdb::generate::byte_bfs(
-        N_PERM8 * N_SLICE_PERM,
-        0usize,
-        |&i| i,
-        |&i, out| {
-            let (c, s) = (i / N_SLICE_PERM, i % N_SLICE_PERM);
-            out.extend(P2_MOVES.iter().map(|&m| {
-                let c2 = tp.mv.corners[c * N_MOVES + m] as usize;
-                let s2 = tp.mv.slice_sorted[s * N_MOVES + m] as usize;
-                c2 * N_SLICE_PERM + s2
-            }));
-        },
-    )
-    .into_vec()
+    let cells = ByteCells::new(N_PERM8 * N_SLICE_PERM);
+    bfs(
+        &CornerSliceLayout(tp),
+        &cells,
+        0,
+        "twophase-corner-slice",
+        None,
+    );
+    cells.into_bytes().into_vec()
+}
+
+/// Phase 2's index space: a block per corner-permutation class (its representative's
+/// permutation), `inner` the UD-edge permutation conjugated by the symmetry that takes the
+/// position to the representative. A representative fixed by some symmetries has twins.
+struct Phase2Layout<'a>(&'a TwoPhase);
+
+impl Layout for Phase2Layout<'_> {
+    const INNER: u32 = N_PERM8 as u32;
+    /// The representative's corner permutation.
+    type Pos = u32;
+    /// The move (index into the phase-2 moves) and the symmetry to the reached class.
+    type Map = (u8, u8);
+
+    fn blocks(&self) -> u64 {
+        self.0.sym.corners.len() as u64
+    }
+
+    fn moves(&self) -> usize {
+        N_P2_MOVES
+    }
+
+    #[inline]
+    fn positions(&self, b: u64) -> u32 {
+        self.0.sym.corners.rep[b as usize]
+    }
+
+    #[inline]
+    fn image(&self, rep: &u32, k: usize) -> (u64, (u8, u8)) {
+        let cs = &self.0.sym.corners;
+        let c2 = self.0.mv.corners[*rep as usize * N_MOVES + P2_MOVES[k]] as usize;
+        (cs.class_of[c2] as u64, (k as u8, cs.sym_of[c2]))
+    }
+
+    #[inline(always)]
+    fn apply(&self, (k, s): (u8, u8), ud: u32) -> u32 {
+        let moved = self.0.mv.ud_edges[ud as usize * N_P2_MOVES + k as usize] as usize;
+        self.0.sym.ud_edges_conj[moved * N_SYM_UD + s as usize] as u32
+    }
+
+    #[inline]
+    fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
+        let mut stab = self.0.sym.corners.stabilizer[b as usize] & !1;
+        while stab != 0 {
+            let s = stab.trailing_zeros() as usize;
+            stab &= stab - 1;
+            f(self.0.sym.ud_edges_conj[x as usize * N_SYM_UD + s] as u32);
+        }
+    }
+}
+
+/// Corner permutation × slice permutation: a block per corner permutation, `inner` the order
+/// of the four slice edges (inside G1 they stay in the slice).
+struct CornerSliceLayout<'a>(&'a TwoPhase);
+
+impl Layout for CornerSliceLayout<'_> {
+    const INNER: u32 = N_SLICE_PERM as u32;
+    /// The corner permutation.
+    type Pos = u32;
+    /// The move (index into the phase-2 moves).
+    type Map = u8;
+
+    fn blocks(&self) -> u64 {
+        N_PERM8 as u64
+    }
+
+    fn moves(&self) -> usize {
+        N_P2_MOVES
+    }
+
+    #[inline]
+    fn positions(&self, b: u64) -> u32 {
+        b as u32
+    }
+
+    #[inline]
+    fn image(&self, c: &u32, k: usize) -> (u64, u8) {
+        let c2 = self.0.mv.corners[*c as usize * N_MOVES + P2_MOVES[k]];
+        (c2 as u64, k as u8)
+    }
+
+    #[inline(always)]
+    fn apply(&self, k: u8, slice: u32) -> u32 {
+        self.0.mv.slice_sorted[slice as usize * N_MOVES + P2_MOVES[k as usize]] as u32
+    }
 }
 
 impl TwoPhase {
