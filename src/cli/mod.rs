@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use optcube::cube::{Cube, Rng, parse_moves};
+use std::path::PathBuf;
 
 mod facelets;
 mod pdb;
@@ -134,6 +135,41 @@ fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Fa
 /// Parses a scramble argument into a position, for the commands that take one.
 pub fn scramble_position(s: &str) -> Result<Cube, Failure> {
     Ok(Cube::from_moves(&parse_moves(s)?))
+}
+
+/// The tables a search command reads and its thread count: one argument group, flattened
+/// into `solve`, `stats lengths` and `stats heuristic`.
+#[derive(clap::Args)]
+pub struct TableArgs {
+    /// Table set: korf, korf6, huge (phase1sorted + corners: random positions), or table names
+    /// separated by commas.
+    #[arg(long, default_value = "korf")]
+    pub set: String,
+    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/]; missing tables are built first.
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Threads [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl TableArgs {
+    /// The table directory.
+    pub fn dir(&self) -> PathBuf {
+        self.pdb_dir
+            .clone()
+            .unwrap_or_else(optcube::pdb::set::default_dir)
+    }
+
+    /// The patterns of `--set` ([`optcube::pdb::set::resolve_names`]).
+    pub fn patterns(&self) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
+        Ok(optcube::pdb::set::resolve_names(&[&self.set])?)
+    }
+
+    /// The thread count: `--threads`, else all cores.
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(optcube::sys::cores)
+    }
 }
 
 /// Runs `f` on a rayon pool of `threads` workers (default: all cores).

@@ -1,9 +1,8 @@
 //! `optcube solve`: one position (scramble or `--facelets`) or a batch (`--file`), text or JSON
 //! Lines out, with search figures and a batch summary.
 
-use super::{Failure, with_threads};
+use super::{Failure, TableArgs, with_threads};
 use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
-use optcube::pdb::set::default_dir;
 use optcube::progress::ProgressMode;
 use optcube::search::SearchResult;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
@@ -24,16 +23,6 @@ pub struct SolveArgs {
     /// blank lines are skipped.
     #[arg(long, value_name = "PATH")]
     file: Option<PathBuf>,
-    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
-    #[arg(long, value_name = "DIR")]
-    pdb_dir: Option<PathBuf>,
-    /// Table set for the optimal solver: korf, korf6, huge (phase1sorted + corners: random
-    /// positions), or table names separated by commas.
-    #[arg(long, default_value = "korf")]
-    set: String,
-    /// Search threads [default: all cores].
-    #[arg(long)]
-    threads: Option<usize>,
     /// One JSON object per position, one line each.
     #[arg(long)]
     json: bool,
@@ -74,6 +63,8 @@ pub struct SolveArgs {
     /// without --dual uses its exact histogram instead).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     predict_samples: u64,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -126,18 +117,18 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
     }
     let inputs = positions(&args)?;
     match args.solver {
-        SolverKind::Optimal => with_threads(args.threads, || run_optimal(&args, &inputs)),
+        SolverKind::Optimal => with_threads(args.tables.threads, || run_optimal(&args, &inputs)),
         SolverKind::Thistlethwaite => run_thistlethwaite(&args, &inputs),
         SolverKind::Twophase => run_twophase(&args, &inputs),
     }
 }
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
-    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
-    let patterns = optcube::pdb::set::resolve_names(&[&args.set])?;
+    let dir = args.tables.dir();
+    let patterns = args.tables.patterns()?;
     let config = OptimalConfig {
         patterns,
-        threads: rayon::current_num_threads(),
+        threads: args.tables.thread_count(),
         max_depth: args.max_depth,
         dual: args.dual,
         sym: args.sym,
@@ -351,7 +342,7 @@ fn print_result(
 
 fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     use optcube::solvers::thistlethwaite::Thistlethwaite;
-    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
+    let dir = args.tables.dir();
     let start = std::time::Instant::now();
     let solver = Thistlethwaite::open(&dir)?;
     if !args.json {
@@ -415,7 +406,7 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
             "--timeout must be a positive number of seconds".into(),
         ));
     }
-    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
+    let dir = args.tables.dir();
     let start = std::time::Instant::now();
     let solver = TwoPhase::open(&dir, ProgressMode::auto())?;
     eprintln!(
@@ -423,7 +414,7 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
         start.elapsed().as_secs_f64(),
         dir.display()
     );
-    let threads = args.threads.unwrap_or_else(optcube::sys::cores);
+    let threads = args.tables.thread_count();
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
     let mut summary = BatchSummary::new();
     let mut status = 0;

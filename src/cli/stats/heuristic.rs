@@ -3,8 +3,7 @@
 //! printed table with means, and a Markdown note beside the CSV.
 
 use super::output::{command_line, write_outputs};
-use crate::cli::{Failure, with_threads};
-use optcube::pdb::set::default_dir;
+use crate::cli::{Failure, TableArgs, with_threads};
 use optcube::progress::ProgressMode;
 use optcube::solvers::optimal::OptimalSolver;
 use optcube::stats::heuristic::sample;
@@ -19,35 +18,33 @@ pub struct HeuristicArgs {
     /// Seed of the random positions.
     #[arg(long, value_name = "S")]
     seed: u64,
-    /// Table set: korf, korf6, huge, or table names separated by commas.
-    #[arg(long, default_value = "korf")]
-    set: String,
-    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/]; missing tables are built first.
-    #[arg(long, value_name = "DIR")]
-    pdb_dir: Option<PathBuf>,
     /// Also the maximum over each position and its inverse (column max_dual).
     #[arg(long)]
     dual: bool,
     /// CSV output [default: results/heuristic-SET.csv]; a Markdown note goes beside it.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Worker threads [default: all cores].
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     if args.samples == 0 {
         return Err(Failure("--samples must be at least 1".into()));
     }
-    let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
-    let patterns = optcube::pdb::set::resolve_names(&names)?;
-    let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
+    let names: Vec<String> = args
+        .tables
+        .set
+        .split(',')
+        .map(|n| n.trim().to_string())
+        .collect();
+    let patterns = args.tables.patterns()?;
+    let dir = args.tables.dir();
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/heuristic-{}.csv", names.join("-"))));
-    with_threads(args.threads, || {
+    with_threads(args.tables.threads, || {
         let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
         let start = Instant::now();
         let dist = sample(solver.heuristic(), args.samples, args.seed, args.dual);
@@ -74,7 +71,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
              The exact mean of a single table is its histogram's (every abstract state has \
              equally many positions), a check on the sampling.\n\n```\n{text}```\n",
             command_line(),
-            rayon::current_num_threads(),
+            args.tables.thread_count(),
             args.samples,
             args.seed,
             dir.display(),

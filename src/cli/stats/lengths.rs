@@ -4,8 +4,7 @@
 //! Ctrl-C stops the current search without writing its line. Ends with the study's summary.
 
 use super::summarize::print_summary;
-use crate::cli::{Failure, with_threads};
-use optcube::pdb::set::default_dir;
+use crate::cli::{Failure, TableArgs, with_threads};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
@@ -28,29 +27,27 @@ pub struct LengthsArgs {
     /// Solve only the positions i with i mod N == K.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Table set: korf, korf6, huge, or table names separated by commas.
-    #[arg(long, default_value = "korf")]
-    set: String,
-    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
-    #[arg(long, value_name = "DIR")]
-    pdb_dir: Option<PathBuf>,
-    /// Search threads [default: all cores].
-    #[arg(long)]
-    threads: Option<usize>,
     /// Also look up the inverse position in every table (dual heuristic).
     #[arg(long)]
     dual: bool,
     /// Random L-move scrambles instead of uniformly random positions (quick studies, tests).
     #[arg(long, value_name = "L")]
     moves: Option<u32>,
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 /// Set by Ctrl-C: the current search stops and its position is left for the next run.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
-    let names: Vec<String> = args.set.split(',').map(|n| n.trim().to_string()).collect();
-    let patterns = optcube::pdb::set::resolve_names(&names)?;
+    let names: Vec<String> = args
+        .tables
+        .set
+        .split(',')
+        .map(|n| n.trim().to_string())
+        .collect();
+    let patterns = args.tables.patterns()?;
     let study = Study {
         seed: args.seed,
         set: names.join(","),
@@ -103,11 +100,11 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
 
     let mut status = 0;
     if !todo.is_empty() {
-        status = with_threads(args.threads, || {
-            let dir = args.pdb_dir.clone().unwrap_or_else(default_dir);
+        status = with_threads(args.tables.threads, || {
+            let dir = args.tables.dir();
             let config = OptimalConfig {
                 patterns: patterns.clone(),
-                threads: rayon::current_num_threads(),
+                threads: args.tables.thread_count(),
                 max_depth: SearchOptions::default().max_depth,
                 dual: args.dual,
                 sym: false,
