@@ -161,6 +161,11 @@ impl TableArgs {
             .unwrap_or_else(optcube::pdb::set::default_dir)
     }
 
+    /// The names given to `--set`, trimmed (they name studies and output files).
+    pub fn names(&self) -> Vec<String> {
+        self.set.split(',').map(|n| n.trim().to_string()).collect()
+    }
+
     /// The patterns of `--set` ([`optcube::pdb::set::resolve_names`]).
     pub fn patterns(&self) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
         Ok(optcube::pdb::set::resolve_names(&[&self.set])?)

@@ -32,12 +32,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     if args.samples == 0 {
         return Err(Failure("--samples must be at least 1".into()));
     }
-    let names: Vec<String> = args
-        .tables
-        .set
-        .split(',')
-        .map(|n| n.trim().to_string())
-        .collect();
+    let names = args.tables.names();
     let patterns = args.tables.patterns()?;
     let dir = args.tables.dir();
     let out = args

@@ -41,12 +41,7 @@ pub struct LengthsArgs {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
-    let names: Vec<String> = args
-        .tables
-        .set
-        .split(',')
-        .map(|n| n.trim().to_string())
-        .collect();
+    let names = args.tables.names();
     let patterns = args.tables.patterns()?;
     let study = Study {
         seed: args.seed,
