@@ -137,23 +137,20 @@ pub fn scramble_position(s: &str) -> Result<Cube, Failure> {
     Ok(Cube::from_moves(&parse_moves(s)?))
 }
 
-/// The tables a search command reads and its thread count: one argument group, flattened
-/// into `solve`, `stats lengths` and `stats heuristic`.
+/// Where the tables are and how many threads may use them: one argument group, flattened into
+/// every command that reads or writes tables (the `pdb` commands, and through [`TableArgs`] the
+/// search commands). `--dir` is the `pdb` commands' spelling of `--pdb-dir`.
 #[derive(clap::Args)]
-pub struct TableArgs {
-    /// Table set: korf, korf6, huge (phase1sorted + corners: random positions), or table names
-    /// separated by commas.
-    #[arg(long, default_value = "korf")]
-    pub set: String,
-    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/]; missing tables are built first.
-    #[arg(long, value_name = "DIR")]
+pub struct TableDir {
+    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
+    #[arg(long = "pdb-dir", visible_alias = "dir", value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
     /// Threads [default: all cores].
     #[arg(long)]
     pub threads: Option<usize>,
 }
 
-impl TableArgs {
+impl TableDir {
     /// The table directory.
     pub fn dir(&self) -> PathBuf {
         self.pdb_dir
@@ -161,6 +158,33 @@ impl TableArgs {
             .unwrap_or_else(optcube::pdb::set::default_dir)
     }
 
+    /// The thread count: `--threads`, else all cores.
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(optcube::sys::cores)
+    }
+
+    /// Runs `f` on a rayon pool of `--threads` workers.
+    pub fn pooled<T: Send>(
+        &self,
+        f: impl FnOnce() -> Result<T, Failure> + Send,
+    ) -> Result<T, Failure> {
+        with_threads(self.threads, f)
+    }
+}
+
+/// The tables a search command reads (a set; missing tables are built first), where they are,
+/// and its thread count: flattened into `solve`, `stats lengths` and `stats heuristic`.
+#[derive(clap::Args)]
+pub struct TableArgs {
+    /// Table set: korf, korf6, huge (phase1sorted + corners: random positions), or table names
+    /// separated by commas.
+    #[arg(long, default_value = "korf")]
+    pub set: String,
+    #[command(flatten)]
+    pub place: TableDir,
+}
+
+impl TableArgs {
     /// The names given to `--set`, trimmed (they name studies and output files).
     pub fn names(&self) -> Vec<String> {
         self.set.split(',').map(|n| n.trim().to_string()).collect()
@@ -170,15 +194,10 @@ impl TableArgs {
     pub fn patterns(&self) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
         Ok(optcube::pdb::set::resolve_names(&[&self.set])?)
     }
-
-    /// The thread count: `--threads`, else all cores.
-    pub fn thread_count(&self) -> usize {
-        self.threads.unwrap_or_else(optcube::sys::cores)
-    }
 }
 
 /// Runs `f` on a rayon pool of `threads` workers (default: all cores).
-pub fn with_threads<T>(
+fn with_threads<T>(
     threads: Option<usize>,
     f: impl FnOnce() -> Result<T, Failure> + Send,
 ) -> Result<T, Failure>

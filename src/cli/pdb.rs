@@ -1,11 +1,10 @@
 //! `optcube pdb build | verify | info | pack | unpack`.
 
-use super::{Failure, with_threads};
+use super::{Failure, TableDir};
 use optcube::pdb::file::{self, table_path};
-use optcube::pdb::set::{self, default_dir};
+use optcube::pdb::set;
 use optcube::pdb::{Method, Pattern};
 use optcube::progress::ProgressMode;
-use std::path::PathBuf;
 
 #[derive(clap::Subcommand)]
 pub enum PdbCmd {
@@ -15,7 +14,7 @@ pub enum PdbCmd {
         #[arg(long, value_delimiter = ',', num_args = 1.., default_value = "korf")]
         set: Vec<String>,
         #[command(flatten)]
-        common: Common,
+        common: TableDir,
         /// Generator.
         #[arg(long, value_enum, default_value = "bfs")]
         method: Generator,
@@ -26,12 +25,12 @@ pub enum PdbCmd {
     /// Check every table file in the directory (header, size, checksum).
     Verify {
         #[command(flatten)]
-        common: Common,
+        common: TableDir,
     },
     /// Describe the table files in the directory.
     Info {
         #[command(flatten)]
-        common: Common,
+        common: TableDir,
         /// One JSON object per table file, one line each.
         #[arg(long)]
         json: bool,
@@ -39,7 +38,7 @@ pub enum PdbCmd {
     /// Write zstd-compressed copies (NAME.pdb.zst) of the table files.
     Pack {
         #[command(flatten)]
-        common: Common,
+        common: TableDir,
         /// zstd level (1-22).
         #[arg(long, default_value_t = 9)]
         level: i32,
@@ -47,24 +46,8 @@ pub enum PdbCmd {
     /// Restore NAME.pdb files from their NAME.pdb.zst copies.
     Unpack {
         #[command(flatten)]
-        common: Common,
+        common: TableDir,
     },
-}
-
-#[derive(clap::Args)]
-pub struct Common {
-    /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
-    #[arg(long)]
-    dir: Option<PathBuf>,
-    /// Worker threads [default: all cores].
-    #[arg(long)]
-    threads: Option<usize>,
-}
-
-impl Common {
-    fn dir(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(default_dir)
-    }
 }
 
 /// Table files present in a directory (by pattern).
@@ -103,7 +86,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
         } => {
             let patterns = set::resolve_names(&set)?;
             let dir = common.dir();
-            with_threads(common.threads, || {
+            common.pooled(|| {
                 let reports = set::build_missing(
                     &dir,
                     &patterns,
@@ -123,7 +106,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             if found.is_empty() {
                 return Err(Failure(format!("no table files in {}", dir.display())));
             }
-            with_threads(common.threads, || {
+            common.pooled(|| {
                 let mut bad = 0;
                 for p in found {
                     match file::load(&table_path(&dir, p.name()), p) {
@@ -192,7 +175,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
         }
         PdbCmd::Pack { common, level } => {
             let dir = common.dir();
-            with_threads(common.threads, || {
+            common.pooled(|| {
                 for p in Pattern::ALL {
                     let path = table_path(&dir, p.name());
                     if path.exists() {

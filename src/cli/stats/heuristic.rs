@@ -3,7 +3,7 @@
 //! printed table with means, and a Markdown note beside the CSV.
 
 use super::output::{command_line, write_outputs};
-use crate::cli::{Failure, TableArgs, with_threads};
+use crate::cli::{Failure, TableArgs};
 use optcube::progress::ProgressMode;
 use optcube::solvers::optimal::OptimalSolver;
 use optcube::stats::heuristic::sample;
@@ -34,12 +34,12 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     }
     let names = args.tables.names();
     let patterns = args.tables.patterns()?;
-    let dir = args.tables.dir();
+    let dir = args.tables.place.dir();
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/heuristic-{}.csv", names.join("-"))));
-    with_threads(args.tables.threads, || {
+    args.tables.place.pooled(|| {
         let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
         let start = Instant::now();
         let dist = sample(solver.heuristic(), args.samples, args.seed, args.dual);
@@ -66,7 +66,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
              The exact mean of a single table is its histogram's (every abstract state has \
              equally many positions), a check on the sampling.\n\n```\n{text}```\n",
             command_line(),
-            args.tables.thread_count(),
+            args.tables.place.thread_count(),
             args.samples,
             args.seed,
             dir.display(),

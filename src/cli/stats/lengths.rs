@@ -4,7 +4,7 @@
 //! Ctrl-C stops the current search without writing its line. Ends with the study's summary.
 
 use super::summarize::print_summary;
-use crate::cli::{Failure, TableArgs, with_threads};
+use crate::cli::{Failure, TableArgs};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
@@ -95,11 +95,11 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
 
     let mut status = 0;
     if !todo.is_empty() {
-        status = with_threads(args.tables.threads, || {
-            let dir = args.tables.dir();
+        status = args.tables.place.pooled(|| {
+            let dir = args.tables.place.dir();
             let config = OptimalConfig {
                 patterns: patterns.clone(),
-                threads: args.tables.thread_count(),
+                threads: args.tables.place.thread_count(),
                 max_depth: SearchOptions::default().max_depth,
                 dual: args.dual,
                 sym: false,

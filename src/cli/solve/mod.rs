@@ -1,0 +1,319 @@
+//! `optcube solve`: one position (scramble or `--facelets`) or a batch (`--file`), text or JSON
+//! Lines out, with search figures and a batch summary. Each solver turns a position into an
+//! [`outcome::Outcome`]; one loop checks, records and prints them.
+
+mod model;
+mod outcome;
+
+use super::{Failure, TableArgs};
+use model::Model;
+use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
+use optcube::progress::ProgressMode;
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::stats::BatchSummary;
+use outcome::{Detail, Outcome};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The scramble, e.g. "R U2 F'" (quote it).
+    #[arg(conflicts_with_all = ["facelets", "file"])]
+    scramble: Option<String>,
+    /// The position as a 54-character facelet string.
+    #[arg(long, value_name = "STR", conflicts_with = "file")]
+    facelets: Option<String>,
+    /// Solve every position of a file: one scramble or facelet string a line; `#` comments and
+    /// blank lines are skipped.
+    #[arg(long, value_name = "PATH")]
+    file: Option<PathBuf>,
+    /// One JSON object per position, one line each.
+    #[arg(long)]
+    json: bool,
+    /// Which solver.
+    #[arg(long, value_enum, default_value = "optimal")]
+    solver: SolverKind,
+    /// Also look up the inverse position in every table (dual heuristic).
+    #[arg(long)]
+    dual: bool,
+    /// Also look up each partial edge table (edges7a/b, edges6a/b) on the position turned by
+    /// 120° and 240° about the URF–DBL diagonal: more lookups per node, far fewer nodes.
+    #[arg(long)]
+    sym: bool,
+    /// Stop once no solution of at most N moves exists (reports the proven lower bound).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    max_depth: u8,
+    /// Two-phase solver: stop at the first solution of at most L moves.
+    #[arg(long, value_name = "L", default_value_t = 20)]
+    max_length: usize,
+    /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
+    #[arg(long, value_name = "T", default_value_t = 10.0)]
+    timeout: f64,
+    /// Optimal solver: skip the quick two-phase upper bound printed before the proof.
+    #[arg(long)]
+    no_upper_bound: bool,
+    /// Optimal solver: do not derive the corner successor table from the corner table (353 MB
+    /// of memory, a few seconds at start): less memory, a slower search, the same results.
+    #[arg(long)]
+    no_successors: bool,
+    /// Per-iteration node counts.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Optimal solver: per iteration, the node count predicted by Korf, Reid & Edelkamp (2001)
+    /// next to the measured one (text, and fields in --json).
+    #[arg(long)]
+    predict: bool,
+    /// With --predict: random positions sampled for the heuristic distribution (a single table
+    /// without --dual uses its exact histogram instead).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    predict_samples: u64,
+    #[command(flatten)]
+    tables: TableArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverKind {
+    Optimal,
+    Twophase,
+    Thistlethwaite,
+}
+
+/// Set by Ctrl-C once the optimal search has begun: searches stop cleanly and report what they
+/// proved.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Reads the positions to solve: (input text, position).
+fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
+    if let Some(f) = &args.facelets {
+        let c = Cube::from_facelets(f).map_err(|e| Failure(format!("invalid position: {e}")))?;
+        return Ok(vec![(f.trim().to_string(), c)]);
+    }
+    if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
+        let mut out = Vec::new();
+        let mut errors = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let t = line.split('#').next().unwrap_or("").trim();
+            if t.is_empty() {
+                continue;
+            }
+            match parse_position(t) {
+                Ok(c) => out.push((t.to_string(), c)),
+                Err(e) => errors.push(format!("{}:{}: {e}", path.display(), n + 1)),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Failure(errors.join("\n")));
+        }
+        return Ok(out);
+    }
+    let s = args.scramble.clone().unwrap_or_default();
+    let c = Cube::from_moves(&parse_moves(&s)?);
+    Ok(vec![(s.trim().to_string(), c)])
+}
+
+pub fn run(args: SolveArgs) -> Result<i32, Failure> {
+    if args.predict && args.solver != SolverKind::Optimal {
+        return Err(Failure(
+            "--predict applies to the optimal solver only".into(),
+        ));
+    }
+    let inputs = positions(&args)?;
+    match args.solver {
+        SolverKind::Optimal => args.tables.place.pooled(|| run_optimal(&args, &inputs)),
+        SolverKind::Thistlethwaite => run_thistlethwaite(&args, &inputs),
+        SolverKind::Twophase => run_twophase(&args, &inputs),
+    }
+}
+
+fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+    let dir = args.tables.place.dir();
+    let patterns = args.tables.patterns()?;
+    let config = OptimalConfig {
+        patterns,
+        threads: args.tables.place.thread_count(),
+        max_depth: args.max_depth,
+        dual: args.dual,
+        sym: args.sym,
+        successors: !args.no_successors,
+    };
+    let opts = config.search_options();
+    let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
+    let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
+    let model = args
+        .predict
+        .then(|| Model::new(&solver, args))
+        .transpose()?;
+    // Only now does Ctrl-C stop cleanly: before, while the upper bounds are found and the
+    // tables loaded or built, it ends the program at once as usual (a table being written
+    // leaves at most a stray temporary file).
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let mut uppers = uppers.into_iter();
+    solve_each(args, inputs, model.as_ref(), |input, cube| {
+        let upper = uppers.next().flatten();
+        if let (Some((s, secs)), false) = (&upper, args.json) {
+            println!("position: {input}");
+            println!(
+                "upper bound: {} moves, {} (two-phase, {:.3} s)",
+                s.len(),
+                format_moves(s),
+                secs
+            );
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+        }
+        let r = solver.solve(cube, &opts, &INTERRUPTED);
+        Ok(Outcome {
+            input: input.to_string(),
+            solution: r.solution,
+            nodes: r.nodes,
+            seconds: r.seconds,
+            detail: Detail::Optimal {
+                optimal: r.optimal,
+                lower_bound: r.lower_bound,
+                upper_bound: upper.map(|(s, _)| s.len()),
+                interrupted: r.interrupted,
+                iterations: r.iterations,
+            },
+        })
+    })
+}
+
+/// A checked two-phase solution and the seconds it took.
+type UpperBound = Option<(Vec<Move>, f64)>;
+
+/// A two-phase solution of each input (checked), with its time: an upper bound in milliseconds,
+/// printed before the proof; none with `--no-upper-bound`. All are found before the optimal
+/// solver's tables are loaded, and the two-phase tables (about 64 MB) are freed before: the
+/// search then holds its tables and a few MB.
+fn upper_bounds(
+    args: &SolveArgs,
+    dir: &std::path::Path,
+    inputs: &[(String, Cube)],
+    threads: usize,
+) -> Result<Vec<UpperBound>, Failure> {
+    if args.no_upper_bound {
+        return Ok(vec![None; inputs.len()]);
+    }
+    let tp = optcube::solvers::twophase::TwoPhase::open(dir, ProgressMode::auto())?;
+    Ok(inputs
+        .iter()
+        .map(|(_, cube)| {
+            let t = std::time::Instant::now();
+            let s = tp
+                .solve_with(cube, 20, std::time::Duration::from_secs(1), threads)
+                .solution?;
+            optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
+        })
+        .collect())
+}
+
+fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+    use optcube::solvers::thistlethwaite::Thistlethwaite;
+    let dir = args.tables.place.dir();
+    let start = std::time::Instant::now();
+    let solver = Thistlethwaite::open(&dir)?;
+    if !args.json {
+        eprintln!(
+            "thistlethwaite: tables ready in {:.2} s ({})",
+            start.elapsed().as_secs_f64(),
+            dir.display()
+        );
+    }
+    solve_each(args, inputs, None, |input, cube| {
+        let t = std::time::Instant::now();
+        let s = solver.try_solve(cube)?;
+        Ok(Outcome {
+            input: input.to_string(),
+            seconds: t.elapsed().as_secs_f64(),
+            nodes: 0,
+            detail: Detail::Thistlethwaite {
+                phases: (0..s.phase_lengths.len())
+                    .map(|k| s.phase(k).to_vec())
+                    .collect(),
+            },
+            solution: Some(s.moves),
+        })
+    })
+}
+
+fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
+    use optcube::solvers::twophase::TwoPhase;
+    if args.timeout.is_nan() || args.timeout <= 0.0 {
+        return Err(Failure(
+            "--timeout must be a positive number of seconds".into(),
+        ));
+    }
+    let dir = args.tables.place.dir();
+    let start = std::time::Instant::now();
+    let solver = TwoPhase::open(&dir, ProgressMode::auto())?;
+    eprintln!(
+        "twophase: tables ready in {:.2} s ({})",
+        start.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    let threads = args.tables.place.thread_count();
+    let timeout = std::time::Duration::from_secs_f64(args.timeout);
+    solve_each(args, inputs, None, |input, cube| {
+        let t = std::time::Instant::now();
+        let r = solver.solve_with(cube, args.max_length, timeout, threads);
+        let within_max_length = r
+            .solution
+            .as_ref()
+            .is_some_and(|s| s.len() <= args.max_length);
+        Ok(Outcome {
+            input: input.to_string(),
+            solution: r.solution,
+            nodes: r.nodes,
+            seconds: t.elapsed().as_secs_f64(),
+            detail: Detail::Twophase { within_max_length },
+        })
+    })
+}
+
+/// The one loop over the inputs for every solver: solve, check the solution on the position,
+/// record it in the batch summary, print it; stop after an interrupted search. Returns the
+/// exit status (the largest any outcome asked for).
+fn solve_each(
+    args: &SolveArgs,
+    inputs: &[(String, Cube)],
+    model: Option<&Model>,
+    mut solve_one: impl FnMut(&str, &Cube) -> Result<Outcome, Failure>,
+) -> Result<i32, Failure> {
+    let mut summary = BatchSummary::new();
+    let mut status = 0;
+    for (input, cube) in inputs {
+        let outcome = solve_one(input, cube)?;
+        if let Some(s) = &outcome.solution
+            && !optcube::solvers::solves(cube, s)
+        {
+            return Err(Failure(format!(
+                "internal error: {} solution for {input} does not solve it",
+                outcome.solver_title()
+            )));
+        }
+        summary.record(
+            outcome.solution.as_ref().map(|s| s.len()),
+            outcome.nodes,
+            outcome.seconds,
+        );
+        outcome.print(args, model);
+        status = status.max(outcome.status());
+        if outcome.interrupted() {
+            break;
+        }
+    }
+    if inputs.len() > 1 {
+        // On stderr with --json, so that stdout stays JSON Lines.
+        let text = summary.report();
+        if args.json {
+            eprint!("{text}")
+        } else {
+            print!("{text}")
+        }
+    }
+    Ok(status)
+}
