@@ -50,14 +50,6 @@ pub enum PdbCmd {
     },
 }
 
-/// Table files present in a directory (by pattern).
-fn present(dir: &std::path::Path) -> Vec<Pattern> {
-    Pattern::ALL
-        .into_iter()
-        .filter(|&p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
-        .collect()
-}
-
 /// The table generator as a command-line value; the library's [`Method`] knows nothing of clap.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Generator {
@@ -102,76 +94,53 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
         }
         PdbCmd::Verify { common } => {
             let dir = common.dir();
-            let found = present(&dir);
-            if found.is_empty() {
+            let reports = common.pooled(|| Ok(set::inspect(&dir)))?;
+            if reports.is_empty() {
                 return Err(Failure(format!("no table files in {}", dir.display())));
             }
-            common.pooled(|| {
-                let mut bad = 0;
-                for p in found {
-                    match file::load(&table_path(&dir, p.name()), p) {
-                        Ok((_, info)) => println!(
-                            "ok    {} ({} entries, checksum {})",
-                            p, info.entries, info.checksum
-                        ),
-                        Err(e) => {
-                            bad += 1;
-                            println!("BAD   {p}: {e}");
-                        }
-                    }
+            for r in &reports {
+                match (&r.info, &r.error) {
+                    (Some(info), None) => println!(
+                        "ok    {} ({} entries, checksum {})",
+                        r.pattern, info.entries, info.checksum
+                    ),
+                    (_, e) => println!("BAD   {}: {}", r.pattern, e.as_deref().unwrap_or("")),
                 }
-                Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
-            })
+            }
+            let bad = reports.iter().any(|r| r.error.is_some());
+            Ok(if bad { super::EXIT_BAD_INPUT } else { 0 })
         }
         PdbCmd::Info { common, json } => {
             let dir = common.dir();
-            let found = present(&dir);
-            if found.is_empty() && !json {
+            let reports = common.pooled(|| Ok(set::inspect(&dir)))?;
+            if reports.is_empty() && !json {
                 println!("no table files in {}", dir.display());
             }
-            let mut bad = 0;
-            for p in found {
-                let path = table_path(&dir, p.name());
-                let (info, error) = match file::load(&path, p) {
-                    Ok((_, info)) => (Some(info), None),
-                    Err(e) => (file::read_info(&path, p).ok(), Some(e.to_string())),
-                };
-                bad += error.is_some() as i32;
+            for r in &reports {
                 if json {
-                    let v = serde_json::json!({
-                        "name": p.name(),
-                        "file": path.display().to_string(),
-                        "entries": p.entries(),
-                        "bytes": info.as_ref().map(|i| i.payload_bytes),
-                        "pieces": p.pieces(),
-                        "histogram": info.as_ref().map(|i| i.histogram.clone()),
-                        "mean": info.as_ref().map(|i| i.mean),
-                        "checksum": info.as_ref().map(|i| i.checksum.clone()),
-                        "generator": info.as_ref().map(|i| i.generator.clone()),
-                        "valid": error.is_none(),
-                        "error": error,
-                    });
-                    println!("{v}");
-                } else {
-                    println!("{} ({})", p, path.display());
-                    println!("  pieces:    {}", p.pieces());
-                    println!("  entries:   {}", p.entries());
-                    if let Some(i) = &info {
-                        println!("  bytes:     {}", i.payload_bytes);
-                        println!("  histogram: {:?}", i.histogram);
-                        println!("  mean:      {:.4}", i.mean);
-                        println!(
-                            "  checksum:  {} (xxh3-64), generator {}",
-                            i.checksum, i.generator
-                        );
-                    }
-                    match &error {
-                        None => println!("  status:    valid"),
-                        Some(e) => println!("  status:    INVALID: {e}"),
-                    }
+                    println!("{}", r.to_json());
+                    continue;
+                }
+                let p = r.pattern;
+                println!("{} ({})", p, r.path.display());
+                println!("  pieces:    {}", p.pieces());
+                println!("  entries:   {}", p.entries());
+                if let Some(i) = &r.info {
+                    println!("  bytes:     {}", i.payload_bytes);
+                    println!("  histogram: {:?}", i.histogram);
+                    println!("  mean:      {:.4}", i.mean);
+                    println!(
+                        "  checksum:  {} (xxh3-64), generator {}",
+                        i.checksum, i.generator
+                    );
+                }
+                match &r.error {
+                    None => println!("  status:    valid"),
+                    Some(e) => println!("  status:    INVALID: {e}"),
                 }
             }
-            Ok(if bad > 0 { super::EXIT_BAD_INPUT } else { 0 })
+            let bad = reports.iter().any(|r| r.error.is_some());
+            Ok(if bad { super::EXIT_BAD_INPUT } else { 0 })
         }
         PdbCmd::Pack { common, level } => {
             let dir = common.dir();

@@ -255,3 +255,57 @@ mod tests {
         );
     }
 }
+
+/// What `pdb info` says of one table file: its identity, its header (when readable) and
+/// whether it passed every check.
+#[derive(Clone, Debug)]
+pub struct TableReport {
+    pub pattern: Pattern,
+    pub path: PathBuf,
+    /// The header, if it could be read even when the table is invalid.
+    pub info: Option<TableInfo>,
+    /// Why the file is invalid (it names the file), or none when it is valid.
+    pub error: Option<String>,
+}
+
+impl TableReport {
+    /// The report as one JSON object (`pdb info --json`'s line).
+    pub fn to_json(&self) -> serde_json::Value {
+        let info = self.info.as_ref();
+        serde_json::json!({
+            "name": self.pattern.name(),
+            "file": self.path.display().to_string(),
+            "entries": self.pattern.entries(),
+            "bytes": info.map(|i| i.payload_bytes),
+            "pieces": self.pattern.pieces(),
+            "histogram": info.map(|i| i.histogram.clone()),
+            "mean": info.map(|i| i.mean),
+            "checksum": info.map(|i| i.checksum.clone()),
+            "generator": info.map(|i| i.generator.clone()),
+            "valid": self.error.is_none(),
+            "error": self.error,
+        })
+    }
+}
+
+/// Every pattern-database file present in `dir`, each read and checked (header, size,
+/// checksum).
+pub fn inspect(dir: &Path) -> Vec<TableReport> {
+    Pattern::ALL
+        .into_iter()
+        .filter(|&p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
+        .map(|pattern| {
+            let path = table_path(dir, pattern.name());
+            let (info, error) = match file::load(&path, pattern) {
+                Ok((_, info)) => (Some(info), None),
+                Err(e) => (file::read_info(&path, pattern).ok(), Some(e.to_string())),
+            };
+            TableReport {
+                pattern,
+                path,
+                info,
+                error,
+            }
+        })
+        .collect()
+}

@@ -4,6 +4,7 @@
 use crate::cube::{Cube, Move};
 
 pub mod optimal;
+pub mod outcome;
 pub mod thistlethwaite;
 pub mod twophase;
 

@@ -10,8 +10,8 @@ use model::Model;
 use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
 use optcube::progress::ProgressMode;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::solvers::outcome::{Detail, Outcome};
 use optcube::stats::BatchSummary;
-use outcome::{Detail, Outcome};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -166,19 +166,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             let _ = std::io::stdout().flush();
         }
         let r = solver.solve(cube, &opts, &INTERRUPTED);
-        Ok(Outcome {
-            input: input.to_string(),
-            solution: r.solution,
-            nodes: r.nodes,
-            seconds: r.seconds,
-            detail: Detail::Optimal {
-                optimal: r.optimal,
-                lower_bound: r.lower_bound,
-                upper_bound: upper.map(|(s, _)| s.len()),
-                interrupted: r.interrupted,
-                iterations: r.iterations,
-            },
-        })
+        Ok(Outcome::from_search(input, r, upper.map(|(s, _)| s.len())))
     })
 }
 
@@ -287,21 +275,14 @@ fn solve_each(
     let mut status = 0;
     for (input, cube) in inputs {
         let outcome = solve_one(input, cube)?;
-        if let Some(s) = &outcome.solution
-            && !optcube::solvers::solves(cube, s)
-        {
-            return Err(Failure(format!(
-                "internal error: {} solution for {input} does not solve it",
-                outcome.solver_title()
-            )));
-        }
+        outcome.check(cube).map_err(Failure)?;
         summary.record(
             outcome.solution.as_ref().map(|s| s.len()),
             outcome.nodes,
             outcome.seconds,
         );
-        outcome.print(args, model);
-        status = status.max(outcome.status());
+        outcome::print(&outcome, args, model);
+        status = status.max(outcome::status(&outcome));
         if outcome.interrupted() {
             break;
         }

@@ -1,0 +1,219 @@
+//! One record of what a solver did with one position, shared by every front end (the CLI's
+//! text and JSON lines, the Python module). The three solvers share the fields of [`Outcome`];
+//! what only one of them reports (the optimal search's bounds and iterations, the two-phase
+//! length limit, Thistlethwaite's phases) lives in [`Detail`]. [`Outcome::to_json`] is the one
+//! place that names the JSON fields.
+
+use crate::cube::{Cube, Move, format_moves};
+use crate::search::{Iteration, SearchResult};
+
+/// One solved (or unsolved) position.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The input as the user wrote it.
+    pub input: String,
+    /// The solution; front ends show it only after [`Outcome::check`].
+    pub solution: Option<Vec<Move>>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub detail: Detail,
+}
+
+/// What one solver alone reports.
+#[derive(Clone, Debug)]
+pub enum Detail {
+    Optimal {
+        /// Every shorter length was searched completely.
+        optimal: bool,
+        lower_bound: u8,
+        /// The length of a two-phase solution found first, if one was asked for.
+        upper_bound: Option<usize>,
+        interrupted: bool,
+        iterations: Vec<Iteration>,
+    },
+    Twophase {
+        /// A solution of at most the asked length was found in time.
+        within_max_length: bool,
+    },
+    Thistlethwaite {
+        /// Each phase's solution before moves were merged across phase boundaries.
+        phases: Vec<Vec<Move>>,
+    },
+}
+
+impl Outcome {
+    /// The optimal solver's outcome from its search result.
+    pub fn from_search(input: &str, r: SearchResult, upper_bound: Option<usize>) -> Outcome {
+        Outcome {
+            input: input.to_string(),
+            solution: r.solution,
+            nodes: r.nodes,
+            seconds: r.seconds,
+            detail: Detail::Optimal {
+                optimal: r.optimal,
+                lower_bound: r.lower_bound,
+                upper_bound,
+                interrupted: r.interrupted,
+                iterations: r.iterations,
+            },
+        }
+    }
+
+    /// The solver's name (the `solver` field of the JSON).
+    pub fn solver(&self) -> &'static str {
+        match self.detail {
+            Detail::Optimal { .. } => "optimal",
+            Detail::Twophase { .. } => "twophase",
+            Detail::Thistlethwaite { .. } => "thistlethwaite",
+        }
+    }
+
+    /// The solver's name in messages.
+    pub fn solver_title(&self) -> &'static str {
+        match self.detail {
+            Detail::Optimal { .. } => "optimal",
+            Detail::Twophase { .. } => "two-phase",
+            Detail::Thistlethwaite { .. } => "Thistlethwaite",
+        }
+    }
+
+    /// The solution is proved optimal.
+    pub fn is_optimal(&self) -> bool {
+        matches!(self.detail, Detail::Optimal { optimal: true, .. })
+    }
+
+    /// The search was stopped from outside.
+    pub fn interrupted(&self) -> bool {
+        matches!(
+            self.detail,
+            Detail::Optimal {
+                interrupted: true,
+                ..
+            }
+        )
+    }
+
+    /// Nodes a second.
+    pub fn rate(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Iteration `k` of an optimal search stopped at its first solution (the last iteration of
+    /// a solved search).
+    pub fn stopped_at_solution(&self, k: usize) -> bool {
+        match &self.detail {
+            Detail::Optimal { iterations, .. } => {
+                self.solution.is_some() && k + 1 == iterations.len()
+            }
+            _ => false,
+        }
+    }
+
+    /// Checks the solution on the position: the error names the solver and the input.
+    pub fn check(&self, cube: &Cube) -> Result<(), String> {
+        match &self.solution {
+            Some(s) if !super::solves(cube, s) => Err(format!(
+                "internal error: {} solution for {} does not solve it",
+                self.solver_title(),
+                self.input
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The outcome as one JSON object: `input, solver, solution, length, optimal, nodes,
+    /// seconds`, plus `lower_bound, upper_bound, nodes_per_second, interrupted, iterations`
+    /// (optimal), `within_max_length` (two-phase) or `phase_lengths` (Thistlethwaite).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "input": self.input,
+            "solver": self.solver(),
+            "solution": self.solution.as_ref().map(|s| format_moves(s)),
+            "length": self.solution.as_ref().map(|s| s.len()),
+            "optimal": self.is_optimal(),
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        });
+        match &self.detail {
+            Detail::Optimal {
+                lower_bound,
+                upper_bound,
+                interrupted,
+                iterations,
+                ..
+            } => {
+                v["lower_bound"] = serde_json::json!(lower_bound);
+                v["upper_bound"] = serde_json::json!(upper_bound);
+                v["nodes_per_second"] = serde_json::json!(self.rate().round());
+                v["interrupted"] = serde_json::json!(interrupted);
+                v["iterations"] = iterations
+                    .iter()
+                    .map(|i| {
+                        serde_json::json!({
+                            "bound": i.bound, "nodes": i.nodes, "seconds": i.seconds})
+                    })
+                    .collect();
+            }
+            Detail::Twophase { within_max_length } => {
+                v["within_max_length"] = serde_json::json!(within_max_length);
+            }
+            Detail::Thistlethwaite { phases } => {
+                v["phase_lengths"] =
+                    serde_json::json!(phases.iter().map(Vec::len).collect::<Vec<_>>());
+            }
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::parse_moves;
+
+    fn twophase(solution: &str) -> Outcome {
+        Outcome {
+            input: "R U".into(),
+            solution: Some(parse_moves(solution).unwrap()),
+            nodes: 7,
+            seconds: 0.5,
+            detail: Detail::Twophase {
+                within_max_length: true,
+            },
+        }
+    }
+
+    #[test]
+    fn check_names_the_solver_and_input() {
+        let cube = Cube::from_moves(&parse_moves("R U").unwrap());
+        assert_eq!(twophase("U' R'").check(&cube), Ok(()));
+        let e = twophase("R' U'").check(&cube).unwrap_err();
+        assert_eq!(
+            e,
+            "internal error: two-phase solution for R U does not solve it"
+        );
+    }
+
+    #[test]
+    fn json_fields_per_solver() {
+        let v = twophase("U' R'").to_json();
+        assert_eq!(v["solution"], "U' R'");
+        assert_eq!(v["length"], 2);
+        assert_eq!(v["within_max_length"], true);
+        assert!(v.get("lower_bound").is_none());
+        let mut t = twophase("U' R'");
+        t.detail = Detail::Thistlethwaite {
+            phases: vec![
+                vec![],
+                parse_moves("U'").unwrap(),
+                parse_moves("R'").unwrap(),
+                vec![],
+            ],
+        };
+        assert_eq!(
+            t.to_json()["phase_lengths"],
+            serde_json::json!([0, 1, 1, 0])
+        );
+        assert_eq!(t.to_json()["solver"], "thistlethwaite");
+    }
+}
