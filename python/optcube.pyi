@@ -1,0 +1,123 @@
+"""optcube: provably optimal Rubik's cube solving (half-turn metric) with pattern databases.
+
+The same engine as the `optcube` command line: results carry the fields of
+`optcube solve --json`, every solution is checked on its position, bad input raises
+ValueError with the CLI's message, and a damaged table raises TableError naming the file.
+"""
+
+from os import PathLike
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+__version__: str
+
+_Path = Union[str, PathLike]
+
+class TableError(OSError):
+    """A table file is missing, damaged or stale (the message names the file)."""
+
+class Result:
+    """One solver's answer for one position: the fields of `optcube solve --json`."""
+
+    @property
+    def input(self) -> str: ...
+    @property
+    def solver(self) -> str:
+        """"optimal", "twophase" or "thistlethwaite"."""
+    @property
+    def solution(self) -> Optional[str]:
+        """The solution in the CLI's notation ("R U2 F'"), or None."""
+    @property
+    def moves(self) -> Optional[List[str]]: ...
+    @property
+    def length(self) -> Optional[int]: ...
+    @property
+    def optimal(self) -> bool:
+        """True only when a complete search proved that no shorter solution exists."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def lower_bound(self) -> Optional[int]:
+        """Optimal solver: no solution is shorter than this."""
+    @property
+    def interrupted(self) -> bool: ...
+    @property
+    def iterations(self) -> Optional[List[Dict[str, Any]]]:
+        """Optimal solver: one dict per IDA* iteration (bound, nodes, seconds)."""
+    @property
+    def within_max_length(self) -> Optional[bool]:
+        """Two-phase solver: a solution of at most max_length moves was found."""
+    @property
+    def phase_lengths(self) -> Optional[List[int]]:
+        """Thistlethwaite solver: each phase's length before moves were merged."""
+    def to_dict(self) -> Dict[str, Any]:
+        """Exactly the keys and values of the CLI's JSON line."""
+
+class Solver:
+    """The optimal solver (IDA* with pattern databases), its tables loaded once.
+
+    Missing tables are built first (progress on stderr) and saved in pdb_dir
+    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf (default), korf6, huge, or table names
+    separated by commas.
+    """
+
+    def __init__(
+        self,
+        pdb_dir: Optional[_Path] = None,
+        set: Optional[str] = None,
+        threads: Optional[int] = None,
+        dual: bool = False,
+        sym: bool = False,
+        max_depth: int = 20,
+        successors: bool = True,
+    ) -> None: ...
+    def solve(self, position: str) -> Result:
+        """Solve a scramble or a 54-character facelet string optimally.
+
+        Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
+    def solve_many(self, positions: Iterable[str]) -> List[Result]:
+        """Solve each position in order; bad input raises before any search."""
+    @property
+    def pdb_dir(self) -> str: ...
+    @property
+    def set(self) -> str: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def dual(self) -> bool: ...
+    def tables(self) -> List[Tuple[str, int]]:
+        """The tables in lookup order: (name, entries)."""
+
+def twophase(
+    position: str,
+    max_length: Optional[int] = None,
+    timeout: float = 10.0,
+    pdb_dir: Optional[_Path] = None,
+    threads: Optional[int] = None,
+) -> Result:
+    """Kociemba's two-phase solver: the first solution of at most max_length moves (20)."""
+
+def thistlethwaite(position: str, pdb_dir: Optional[_Path] = None) -> Result:
+    """Thistlethwaite's four-phase solver."""
+
+def facelets(scramble: str) -> str:
+    """The 54-character facelet string of a scramble."""
+
+def is_valid(facelets: str) -> bool:
+    """Is this facelet string a valid, reachable position?"""
+
+def validate(facelets: str) -> None:
+    """Raise ValueError with the CLI's reason if the facelet string is not a valid position."""
+
+def random_positions(n: int, seed: int) -> List[str]:
+    """n uniformly random positions (facelet strings), as `optcube scramble --random N --seed S`."""
+
+def default_pdb_dir() -> str:
+    """$OPTCUBE_PDB_DIR or pdb/."""
+
+def pdb_info(pdb_dir: Optional[_Path] = None) -> List[Dict[str, Any]]:
+    """One dict per table file, as `optcube pdb info --json`."""
+
+def read_study(path: _Path) -> List[Dict[str, Any]]:
+    """The finished records of a length study's JSON-lines file."""

@@ -1,0 +1,515 @@
+//! The `optcube` Python module: the engine's solvers, position helpers and table/study readers,
+//! built with PyO3 and maturin. It adds no logic of its own: every answer comes from the
+//! library the CLI uses, and every result is the CLI's [`Outcome`] (the same fields as
+//! `optcube solve --json`), checked on its position before Python sees it.
+//!
+//! Invariants:
+//! - The GIL is released while tables are built or loaded and while a solver searches.
+//! - An optimal search runs on a helper thread; the calling thread polls Python's signal
+//!   handlers every 50 ms, so Ctrl-C sets the search's stop flag, the search returns cleanly and
+//!   the call raises `KeyboardInterrupt`.
+//! - Bad input raises `ValueError` with the CLI's message; a damaged or stale table raises
+//!   `optcube.TableError` (an `OSError`) naming the file.
+
+use optcube::cube::{Cube, Rng, format_moves, parse_moves, parse_position};
+use optcube::pdb::set::{self, SetError, default_dir, resolve_names};
+use optcube::progress::ProgressMode;
+use optcube::search::SearchOptions;
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::solvers::outcome::{Detail, Outcome};
+use optcube::solvers::thistlethwaite::Thistlethwaite;
+use optcube::solvers::twophase::TwoPhase;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+create_exception!(
+    optcube,
+    TableError,
+    PyOSError,
+    "A table file is missing, damaged or stale (the message names the file)."
+);
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn table_error(e: impl std::fmt::Display) -> PyErr {
+    TableError::new_err(e.to_string())
+}
+
+fn set_error(e: SetError) -> PyErr {
+    match e {
+        SetError::UnknownSet { .. } => value_error(e),
+        e => table_error(e),
+    }
+}
+
+/// A position from a scramble or a 54-character facelet string, with the CLI's messages.
+fn position(text: &str) -> PyResult<Cube> {
+    parse_position(text).map_err(|e| match e {
+        optcube::cube::InputError::Facelets(f) => value_error(format!("invalid position: {f}")),
+        e => value_error(e),
+    })
+}
+
+fn dir_or_default(pdb_dir: Option<PathBuf>) -> PathBuf {
+    pdb_dir.unwrap_or_else(default_dir)
+}
+
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(value_error("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(optcube::sys::cores()),
+    }
+}
+
+/// Runs `work` on a rayon pool of `threads` workers with the GIL released.
+fn pooled<T: Send>(py: Python<'_>, threads: usize, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    Ok(py.detach(|| pool.install(work)))
+}
+
+/// Runs `work(stop)` on a helper thread with the GIL released; Ctrl-C (any pending Python
+/// signal) sets `stop`, waits for `work` to return, and is raised after it.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let mut signal: Option<PyErr> = None;
+    let out = py.detach(|| {
+        std::thread::scope(|s| {
+            let (tx, rx) = mpsc::channel();
+            let stop = &stop;
+            let worker = s.spawn(move || {
+                let _ = tx.send(work(stop));
+            });
+            loop {
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Ok(v) => return Some(v),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        // The worker panicked: its panic is reported below.
+                        let _ = worker.join();
+                        return None;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if signal.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            signal = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        })
+    });
+    match (signal, out) {
+        (Some(e), _) => Err(e),
+        (None, Some(v)) => Ok(v),
+        (None, None) => Err(PyRuntimeError::new_err(
+            "internal error: the search panicked",
+        )),
+    }
+}
+
+/// A solver's answer for one position: the fields of `optcube solve --json`.
+#[pyclass(frozen, module = "optcube", name = "Result")]
+struct PyOutcome {
+    outcome: Outcome,
+}
+
+impl PyOutcome {
+    /// Checks the solution on the position (every answer passes through here).
+    fn checked(outcome: Outcome, cube: &Cube) -> PyResult<PyOutcome> {
+        outcome.check(cube).map_err(PyRuntimeError::new_err)?;
+        Ok(PyOutcome { outcome })
+    }
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// The input as given.
+    #[getter]
+    fn input(&self) -> &str {
+        &self.outcome.input
+    }
+    /// "optimal", "twophase" or "thistlethwaite".
+    #[getter]
+    fn solver(&self) -> &'static str {
+        self.outcome.solver()
+    }
+    /// The solution in the CLI's notation ("R U2 F'"), or None.
+    #[getter]
+    fn solution(&self) -> Option<String> {
+        self.outcome.solution.as_ref().map(|s| format_moves(s))
+    }
+    /// The solution's moves as a list of tokens.
+    #[getter]
+    fn moves(&self) -> Option<Vec<String>> {
+        self.outcome
+            .solution
+            .as_ref()
+            .map(|s| s.iter().map(|m| m.to_string()).collect())
+    }
+    #[getter]
+    fn length(&self) -> Option<usize> {
+        self.outcome.solution.as_ref().map(Vec::len)
+    }
+    /// True only when a complete search proved no shorter solution exists.
+    #[getter]
+    fn optimal(&self) -> bool {
+        self.outcome.is_optimal()
+    }
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.outcome.nodes
+    }
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.outcome.seconds
+    }
+    /// Optimal solver: no solution is shorter than this.
+    #[getter]
+    fn lower_bound(&self) -> Option<u8> {
+        match self.outcome.detail {
+            Detail::Optimal { lower_bound, .. } => Some(lower_bound),
+            _ => None,
+        }
+    }
+    /// Optimal solver: the search was interrupted.
+    #[getter]
+    fn interrupted(&self) -> bool {
+        self.outcome.interrupted()
+    }
+    /// Optimal solver: one dict per iteration (bound, nodes, seconds).
+    #[getter]
+    fn iterations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.outcome.to_json();
+        to_python(py, v.get("iterations").unwrap_or(&serde_json::Value::Null))
+    }
+    /// Two-phase solver: a solution within the asked length was found.
+    #[getter]
+    fn within_max_length(&self) -> Option<bool> {
+        match self.outcome.detail {
+            Detail::Twophase { within_max_length } => Some(within_max_length),
+            _ => None,
+        }
+    }
+    /// Thistlethwaite solver: the length of each phase before merging.
+    #[getter]
+    fn phase_lengths(&self) -> Option<Vec<usize>> {
+        match &self.outcome.detail {
+            Detail::Thistlethwaite { phases } => Some(phases.iter().map(Vec::len).collect()),
+            _ => None,
+        }
+    }
+    /// The result as a dict with exactly the keys of `optcube solve --json`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.outcome.to_json())
+    }
+    fn __repr__(&self) -> String {
+        let solution = match self.solution() {
+            Some(s) => format!("{s:?}"),
+            None => "None".into(),
+        };
+        format!(
+            "optcube.Result(solver={:?}, input={:?}, solution={solution}, optimal={})",
+            self.outcome.solver(),
+            self.outcome.input,
+            if self.optimal() { "True" } else { "False" }
+        )
+    }
+}
+
+/// A JSON value as Python objects (through the json module: exactly what `json.loads` of the
+/// CLI's line gives).
+fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (v.to_string(),))
+}
+
+/// The optimal solver with its tables loaded once.
+#[pyclass(frozen, module = "optcube")]
+struct Solver {
+    solver: OptimalSolver,
+    options: SearchOptions,
+    dir: PathBuf,
+    set: String,
+    dual: bool,
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=20, successors=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        pdb_dir: Option<PathBuf>,
+        set: Option<String>,
+        threads: Option<usize>,
+        dual: bool,
+        sym: bool,
+        max_depth: u8,
+        successors: bool,
+    ) -> PyResult<Solver> {
+        let set = set.unwrap_or_else(|| "korf".to_string());
+        let patterns = resolve_names(&[&set]).map_err(set_error)?;
+        let threads = thread_count(threads)?;
+        let dir = dir_or_default(pdb_dir);
+        let config = OptimalConfig {
+            patterns,
+            threads,
+            max_depth,
+            dual,
+            sym,
+            successors,
+        };
+        let solver = pooled(py, threads, || {
+            OptimalSolver::configured(&dir, &config, ProgressMode::auto())
+        })?
+        .map_err(set_error)?;
+        Ok(Solver {
+            solver,
+            options: config.search_options(),
+            dir,
+            set,
+            dual,
+        })
+    }
+
+    /// Solves one position (a scramble or a facelet string) optimally.
+    fn solve(&self, py: Python<'_>, position: &str) -> PyResult<PyOutcome> {
+        let cube = self::position(position)?;
+        let r = interruptible(py, |stop| self.solver.solve(&cube, &self.options, stop))?;
+        PyOutcome::checked(Outcome::from_search(position.trim(), r, None), &cube)
+    }
+
+    /// Solves every position of an iterable, in order; bad input raises before any search.
+    fn solve_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyOutcome>> {
+        let mut inputs = Vec::new();
+        for item in positions.try_iter()? {
+            let text: String = item?.extract()?;
+            let cube = self::position(&text)?;
+            inputs.push((text, cube));
+        }
+        inputs
+            .iter()
+            .map(|(text, _)| self.solve(py, text))
+            .collect()
+    }
+
+    #[getter]
+    fn pdb_dir(&self) -> PathBuf {
+        self.dir.clone()
+    }
+    #[getter]
+    fn set(&self) -> &str {
+        &self.set
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.options.threads
+    }
+    #[getter]
+    fn dual(&self) -> bool {
+        self.dual
+    }
+    /// The tables in lookup order: (name, entries).
+    fn tables(&self) -> Vec<(String, u64)> {
+        self.solver
+            .heuristic()
+            .tables()
+            .iter()
+            .map(|(p, _)| (p.name().to_string(), p.entries()))
+            .collect()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, dual={})",
+            self.dir.display().to_string(),
+            self.set,
+            self.options.threads,
+            if self.dual { "True" } else { "False" }
+        )
+    }
+}
+
+/// Two-phase and Thistlethwaite tables, opened once per directory and kept.
+static TWOPHASE: Mutex<Option<HashMap<PathBuf, Arc<TwoPhase>>>> = Mutex::new(None);
+static THISTLETHWAITE: Mutex<Option<HashMap<PathBuf, Arc<Thistlethwaite>>>> = Mutex::new(None);
+
+fn cached<T>(
+    cache: &Mutex<Option<HashMap<PathBuf, Arc<T>>>>,
+    dir: &Path,
+    open: impl FnOnce() -> PyResult<T>,
+) -> PyResult<Arc<T>> {
+    if let Some(t) = cache.lock().unwrap().get_or_insert_default().get(dir) {
+        return Ok(t.clone());
+    }
+    let t = Arc::new(open()?);
+    cache
+        .lock()
+        .unwrap()
+        .get_or_insert_default()
+        .insert(dir.to_path_buf(), t.clone());
+    Ok(t)
+}
+
+/// Kociemba's two-phase solver: the first solution of at most `max_length` moves (default
+/// 20), or the shortest found within `timeout` seconds. Not optimal.
+#[pyfunction]
+#[pyo3(signature = (position, max_length=None, timeout=10.0, pdb_dir=None, threads=None))]
+fn twophase(
+    py: Python<'_>,
+    position: &str,
+    max_length: Option<usize>,
+    timeout: f64,
+    pdb_dir: Option<PathBuf>,
+    threads: Option<usize>,
+) -> PyResult<PyOutcome> {
+    let cube = self::position(position)?;
+    if timeout.is_nan() || timeout <= 0.0 {
+        return Err(value_error("timeout must be a positive number of seconds"));
+    }
+    let max_length = max_length.unwrap_or(20);
+    let threads = thread_count(threads)?;
+    let dir = dir_or_default(pdb_dir);
+    let solver = cached(&TWOPHASE, &dir, || {
+        py.detach(|| TwoPhase::open(&dir, ProgressMode::auto()))
+            .map_err(table_error)
+    })?;
+    let t = Instant::now();
+    let r = py
+        .detach(|| solver.solve_with(&cube, max_length, Duration::from_secs_f64(timeout), threads));
+    let within_max_length = r.solution.as_ref().is_some_and(|s| s.len() <= max_length);
+    let outcome = Outcome {
+        input: position.trim().to_string(),
+        solution: r.solution,
+        nodes: r.nodes,
+        seconds: t.elapsed().as_secs_f64(),
+        detail: Detail::Twophase { within_max_length },
+    };
+    PyOutcome::checked(outcome, &cube)
+}
+
+/// Thistlethwaite's four-phase solver (each phase optimal, the whole not).
+#[pyfunction]
+#[pyo3(signature = (position, pdb_dir=None))]
+fn thistlethwaite(py: Python<'_>, position: &str, pdb_dir: Option<PathBuf>) -> PyResult<PyOutcome> {
+    let cube = self::position(position)?;
+    let dir = dir_or_default(pdb_dir);
+    let solver = cached(&THISTLETHWAITE, &dir, || {
+        py.detach(|| Thistlethwaite::open(&dir))
+            .map_err(table_error)
+    })?;
+    let t = Instant::now();
+    let s = py.detach(|| solver.try_solve(&cube)).map_err(value_error)?;
+    let outcome = Outcome {
+        input: position.trim().to_string(),
+        nodes: 0,
+        seconds: t.elapsed().as_secs_f64(),
+        detail: Detail::Thistlethwaite {
+            phases: (0..s.phase_lengths.len())
+                .map(|k| s.phase(k).to_vec())
+                .collect(),
+        },
+        solution: Some(s.moves),
+    };
+    PyOutcome::checked(outcome, &cube)
+}
+
+/// The facelet string of a scramble (`optcube facelets SCRAMBLE`).
+#[pyfunction]
+fn facelets(scramble: &str) -> PyResult<String> {
+    let moves = parse_moves(scramble).map_err(value_error)?;
+    Ok(Cube::from_moves(&moves).to_facelets())
+}
+
+/// Is this a valid facelet string of a reachable position?
+#[pyfunction]
+fn is_valid(facelets: &str) -> bool {
+    Cube::from_facelets(facelets).is_ok()
+}
+
+/// Raises ValueError with the CLI's reason (`optcube facelets --check`) if the facelet string
+/// is not a valid position.
+#[pyfunction]
+fn validate(facelets: &str) -> PyResult<()> {
+    Cube::from_facelets(facelets)
+        .map(|_| ())
+        .map_err(|e| value_error(format!("invalid position: {e}")))
+}
+
+/// `n` uniformly random positions as facelet strings, reproducible from `seed` (the same as
+/// `optcube scramble --random N --seed SEED`).
+#[pyfunction]
+fn random_positions(n: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| Cube::random(&mut rng).to_facelets())
+        .collect()
+}
+
+/// The default table directory ($OPTCUBE_PDB_DIR or pdb/).
+#[pyfunction]
+fn default_pdb_dir() -> PathBuf {
+    default_dir()
+}
+
+/// One dict per pattern-database file in the directory (`optcube pdb info --json`): name,
+/// file, entries, bytes, pieces, histogram, mean, checksum, generator, valid, error.
+#[pyfunction]
+#[pyo3(signature = (pdb_dir=None))]
+fn pdb_info<'py>(py: Python<'py>, pdb_dir: Option<PathBuf>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let dir = dir_or_default(pdb_dir);
+    let reports = py.detach(|| set::inspect(&dir));
+    reports
+        .iter()
+        .map(|r| to_python(py, &r.to_json()))
+        .collect()
+}
+
+/// The finished records of a length study's JSON-lines file, one dict each (a torn last line,
+/// left by a killed run, is skipped as `stats lengths` does).
+#[pyfunction]
+fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let parsed = optcube::stats::study::read_file(&path).map_err(value_error)?;
+    parsed
+        .records
+        .iter()
+        .map(|(_, r)| {
+            let v = serde_json::to_value(r).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            to_python(py, &v)
+        })
+        .collect()
+}
+
+#[pymodule]
+#[pyo3(name = "optcube")]
+fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("TableError", m.py().get_type::<TableError>())?;
+    m.add_class::<Solver>()?;
+    m.add_class::<PyOutcome>()?;
+    m.add_function(wrap_pyfunction!(twophase, m)?)?;
+    m.add_function(wrap_pyfunction!(thistlethwaite, m)?)?;
+    m.add_function(wrap_pyfunction!(facelets, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(random_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(default_pdb_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(pdb_info, m)?)?;
+    m.add_function(wrap_pyfunction!(read_study, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,238 @@
+"""Tests of the optcube Python module against the optcube CLI built from the same source.
+
+Fast: the corner table (about 2 s to build), the two-phase and Thistlethwaite tables, all built
+once in a temporary directory. The CLI binary is target/release/optcube (built by the Rust
+tests: `cargo test --release`), or $OPTCUBE_BIN.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import optcube
+
+REPO = Path(__file__).resolve().parents[2]
+SOLVED = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+SCRAMBLE = "R U2 F' L D B' R2"
+
+
+def cli_path() -> str:
+    path = os.environ.get("OPTCUBE_BIN") or str(REPO / "target" / "release" / "optcube")
+    if not os.path.exists(path):
+        pytest.fail(f"{path} not found: build the CLI first (cargo build --release)")
+    return path
+
+
+def cli(*args, check=True):
+    """Runs the CLI; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([cli_path(), *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"optcube {' '.join(args)} failed: {p.stderr}")
+    return p.returncode, p.stdout, p.stderr
+
+
+def cli_error(*args) -> str:
+    """The CLI's error message (without the 'optcube: error: ' prefix) for bad input."""
+    status, _, err = cli(*args, check=False)
+    assert status != 0
+    line = err.strip().splitlines()[-1]
+    prefix = "optcube: error: "
+    assert line.startswith(prefix), err
+    return line[len(prefix):]
+
+
+@pytest.fixture(scope="session")
+def pdb(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("pdb")
+
+
+@pytest.fixture(scope="session")
+def solver(pdb) -> optcube.Solver:
+    return optcube.Solver(pdb_dir=pdb, set="corners", threads=2, successors=False)
+
+
+def solves(position: str, solution: str) -> bool:
+    """Does the solution bring the position (a scramble) to solved? Checked with facelets."""
+    return optcube.facelets(f"{position} {solution}") == SOLVED
+
+
+def test_facelets_equal_the_cli():
+    for scramble in ["", "R", "R U2 F'", SCRAMBLE]:
+        _, out, _ = cli("facelets", scramble)
+        assert optcube.facelets(scramble) == out.strip()
+    assert optcube.facelets("") == SOLVED
+
+
+def test_bad_input_raises_the_cli_message(solver):
+    with pytest.raises(ValueError) as e:
+        optcube.facelets("R U X")
+    assert str(e.value) == cli_error("facelets", "R U X")
+    bad = SOLVED[:-1] + "U"
+    with pytest.raises(ValueError) as e:
+        optcube.validate(bad)
+    assert str(e.value) == cli_error("facelets", "--check", bad)
+    assert not optcube.is_valid(bad)
+    assert optcube.is_valid(SOLVED)
+    optcube.validate(SOLVED)
+    with pytest.raises(ValueError) as e:
+        solver.solve(bad)
+    assert str(e.value) == cli_error("solve", "--facelets", bad, "--no-upper-bound")
+    with pytest.raises(ValueError):
+        solver.solve("R Q")
+    with pytest.raises(ValueError, match="unknown table set"):
+        optcube.Solver(set="nosuchset")
+    with pytest.raises(ValueError, match="threads"):
+        optcube.Solver(threads=0)
+
+
+def test_random_positions_equal_the_cli():
+    positions = optcube.random_positions(5, 2026)
+    _, out, _ = cli("scramble", "--random", "5", "--seed", "2026")
+    assert positions == out.split()
+    assert optcube.random_positions(5, 2026) == positions
+    assert optcube.random_positions(5, 2027) != positions
+    assert all(optcube.is_valid(p) for p in positions)
+
+
+def test_optimal_solve_equals_the_cli(solver, pdb):
+    r = solver.solve(SCRAMBLE)
+    assert r.solver == "optimal" and r.optimal and not r.interrupted
+    assert solves(SCRAMBLE, r.solution)
+    assert r.length == len(r.moves) == len(r.solution.split())
+    assert r.lower_bound == r.length
+    assert r.iterations[-1]["bound"] == r.length
+    _, out, _ = cli("solve", SCRAMBLE, "--set", "corners", "--pdb-dir", str(pdb),
+                    "--threads", "2", "--no-upper-bound", "--no-successors", "--json")
+    line = json.loads(out)
+    mine = r.to_dict()
+    assert mine.keys() == line.keys()
+    for key in ["input", "solver", "length", "optimal", "lower_bound", "upper_bound"]:
+        assert mine[key] == line[key], key
+    # The same position as a facelet string gives the same length.
+    assert solver.solve(optcube.facelets(SCRAMBLE)).length == r.length
+
+
+def test_solve_many(solver):
+    positions = ["R U", "F2 D' L", "B"]
+    results = solver.solve_many(iter(positions))
+    assert [r.input for r in results] == positions
+    assert [r.length for r in results] == [2, 3, 1]
+    assert all(solves(p, r.solution) for p, r in zip(positions, results))
+    with pytest.raises(ValueError):
+        solver.solve_many(["R", "bad"])
+
+
+def test_twophase_and_thistlethwaite(pdb):
+    r = optcube.twophase(SCRAMBLE, pdb_dir=pdb)
+    assert r.solver == "twophase" and not r.optimal and r.within_max_length
+    assert r.length <= 20 and solves(SCRAMBLE, r.solution)
+    assert set(r.to_dict()) == {"input", "solver", "solution", "length", "optimal", "nodes",
+                                "seconds", "within_max_length"}
+    t = optcube.thistlethwaite(SCRAMBLE, pdb_dir=pdb)
+    assert t.solver == "thistlethwaite" and solves(SCRAMBLE, t.solution)
+    assert sum(t.phase_lengths) >= t.length
+    _, out, _ = cli("solve", SCRAMBLE, "--solver", "thistlethwaite", "--pdb-dir", str(pdb),
+                    "--json")
+    line = json.loads(out)
+    assert t.solution == line["solution"] and t.phase_lengths == line["phase_lengths"]
+
+
+def test_damaged_table_raises_naming_the_file(pdb, tmp_path):
+    optcube.thistlethwaite("R", pdb_dir=pdb)  # the tables exist
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for f in pdb.glob("thistlethwaite-*.pdb"):
+        shutil.copy(f, bad / f.name)
+    victim = bad / "thistlethwaite-2-co-eslice.pdb"
+    data = bytearray(victim.read_bytes())
+    data[-10] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    with pytest.raises(optcube.TableError) as e:
+        optcube.thistlethwaite("R", pdb_dir=bad)
+    assert str(victim) in str(e.value)
+    assert isinstance(e.value, OSError)
+    # pdb_info: the CLI's records, with the damage reported.
+    shutil.copy(pdb / "corners.pdb", bad / "corners.pdb")
+    info = optcube.pdb_info(bad)
+    assert [i["name"] for i in info] == ["corners"] and info[0]["valid"]
+    _, out, _ = cli("pdb", "info", "--dir", str(bad), "--json")
+    assert info == [json.loads(line) for line in out.splitlines()]
+    data = bytearray((bad / "corners.pdb").read_bytes())
+    data[-1] ^= 0x11
+    (bad / "corners.pdb").write_bytes(bytes(data))
+    info = optcube.pdb_info(bad)
+    assert not info[0]["valid"] and str(bad / "corners.pdb") in info[0]["error"]
+
+
+def test_read_study(pdb, tmp_path):
+    out = tmp_path / "study.jsonl"
+    cli("stats", "lengths", "--moves", "6", "--count", "3", "--seed", "1", "--set", "corners",
+        "--threads", "1", "--pdb-dir", str(pdb), "--out", str(out))
+    records = optcube.read_study(out)
+    assert [r["index"] for r in records] == [0, 1, 2]
+    assert records == [json.loads(line) for line in out.read_text().splitlines()]
+    for r in records:
+        assert optcube.is_valid(r["input"]) and r["length"] <= 6
+    with pytest.raises(ValueError, match="nosuch"):
+        optcube.read_study(tmp_path / "nosuch.jsonl")
+
+
+def test_search_releases_the_gil(pdb):
+    # A Python thread keeps running while the search runs (about 3 s: a random position has
+    # no solution of 13 moves or fewer, proved with the corner table): the GIL is released.
+    solver = optcube.Solver(pdb_dir=pdb, set="corners", threads=2, successors=False,
+                            max_depth=13)
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    start = time.time()
+    r = solver.solve(optcube.random_positions(1, 5)[0])
+    elapsed = time.time() - start
+    done.set()
+    t.join()
+    assert r.solution is None and r.length is None and not r.optimal
+    assert r.lower_bound == 14 and [i["bound"] for i in r.iterations][-1] == 13
+    assert elapsed > 0.5 and len(ticks) > 100 * elapsed, (len(ticks), elapsed)
+
+
+def test_ctrl_c_stops_the_search(pdb):
+    # A random position with the corner table alone takes hours: Ctrl-C must stop it cleanly
+    # and raise KeyboardInterrupt.
+    script = textwrap.dedent(f"""
+        import optcube, sys
+        s = optcube.Solver(pdb_dir={str(pdb)!r}, set="corners", threads=2, successors=False)
+        print("ready", flush=True)
+        try:
+            s.solve(optcube.random_positions(1, 5)[0])
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        print("finished", flush=True)
+    """)
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    try:
+        status = p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise AssertionError("the search did not stop within 30 s of Ctrl-C")
+    assert p.stdout.read().strip() == "interrupted"
+    assert status == 3
