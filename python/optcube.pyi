@@ -6,15 +6,21 @@ ValueError with the CLI's message, and a damaged table raises TableError naming 
 """
 
 from os import PathLike
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union, final
 
 __version__: str
+__all__ = [
+    "__version__",
+    "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
+    "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study",
+]
 
 _Path = Union[str, PathLike]
 
 class TableError(OSError):
     """A table file is missing, damaged or stale (the message names the file)."""
 
+@final
 class Result:
     """One solver's answer for one position: the fields of `optcube solve --json`."""
 
@@ -54,6 +60,7 @@ class Result:
     def to_dict(self) -> Dict[str, Any]:
         """Exactly the keys and values of the CLI's JSON line."""
 
+@final
 class Solver:
     """The optimal solver (IDA* with pattern databases), its tables loaded once.
 
@@ -62,8 +69,8 @@ class Solver:
     separated by commas.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         pdb_dir: Optional[_Path] = None,
         set: Optional[str] = None,
         threads: Optional[int] = None,
@@ -71,7 +78,7 @@ class Solver:
         sym: bool = False,
         max_depth: int = 20,
         successors: bool = True,
-    ) -> None: ...
+    ) -> "Solver": ...
     def solve(self, position: str) -> Result:
         """Solve a scramble or a 54-character facelet string optimally.
 
