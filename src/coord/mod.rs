@@ -25,6 +25,7 @@
 //! slice_sorted / 24 = 0". The functions work on the plain cubie arrays so that the symmetry module
 //! can use them on mirrored cubes too.
 
+pub mod coset;
 pub mod symmetry;
 
 use std::sync::OnceLock;

@@ -484,66 +484,6 @@ mod tests {
         }
     }
 
-    /// The corner part of the 48-symmetry coset coordinate (every corner in its own tetrad
-    /// and oriented): which 4 of the 8 places hold the tetrad {URF, ULB, DLF, DRB}, C(8,4) = 70,
-    /// times the twist, 3^7: 153,090 values in 3,393 classes under all 48 symmetries (Tronto,
-    /// nissy-core `doc/h48.md`).
-    #[test]
-    fn corner_coset_classes_under_48_symmetries() {
-        let masks: Vec<u8> = (0u16..256)
-            .filter(|m| m.count_ones() == 4)
-            .map(|m| m as u8)
-            .collect();
-        assert_eq!(masks.len(), 70);
-        let in_tetrad = |piece: u8| matches!(piece, 0 | 2 | 5 | 7);
-        let cube_of = |x: usize| {
-            let mask = masks[x / N_TWIST];
-            let (mut a, mut b) = ([0u8, 2, 5, 7].into_iter(), [1u8, 3, 4, 6].into_iter());
-            let cp = std::array::from_fn(|p| {
-                if mask >> p & 1 == 1 {
-                    a.next().unwrap()
-                } else {
-                    b.next().unwrap()
-                }
-            });
-            SymCube {
-                cp,
-                co: coord::twist_cube(x % N_TWIST).co(),
-                ..SymCube::IDENTITY
-            }
-        };
-        let coord_of = |c: &SymCube| {
-            let mask = (0..8).fold(0u8, |m, p| m | (in_tetrad(c.cp[p]) as u8) << p);
-            masks.binary_search(&mask).unwrap() * N_TWIST + coord::twist(&c.co) as usize
-        };
-        let syms = symmetries();
-        // The coordinate is well defined on conjugates: any position with the same value
-        // conjugates to the same value as the one the enumeration uses.
-        let mut rng = crate::cube::Rng::new(48);
-        for _ in 0..300 {
-            let c = SymCube::from_cube(&Cube::random(&mut rng));
-            let x = coord_of(&c);
-            for s in 0..48 {
-                assert_eq!(
-                    coord_of(&syms.conj(&c, s)),
-                    coord_of(&syms.conj(&cube_of(x), s))
-                );
-            }
-        }
-        let classes = SymClasses::build(syms, 48, 70 * N_TWIST, cube_of, coord_of);
-        assert_eq!(classes.len(), 3_393);
-        let mut size = vec![0usize; classes.len()];
-        for &c in &classes.class_of {
-            size[c as usize] += 1;
-        }
-        for (cls, &n) in size.iter().enumerate() {
-            assert_eq!(n * classes.stabilizer[cls].count_ones() as usize, 48);
-        }
-        // Under the 16 UD symmetries alone there are more, smaller classes.
-        let ud = SymClasses::build(syms, N_SYM_UD, 70 * N_TWIST, cube_of, coord_of);
-        assert!(ud.len() > classes.len());
-    }
-
     /// The shared phase-1 classes are Kociemba's, and built once.
     #[test]
     fn shared_flipslice_classes() {
