@@ -25,7 +25,7 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, LazyLock, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 create_exception!(
@@ -346,23 +346,18 @@ impl Solver {
 }
 
 /// Two-phase and Thistlethwaite tables, opened once per directory and kept.
-static TWOPHASE: Mutex<Option<HashMap<PathBuf, Arc<TwoPhase>>>> = Mutex::new(None);
-static THISTLETHWAITE: Mutex<Option<HashMap<PathBuf, Arc<Thistlethwaite>>>> = Mutex::new(None);
+type Cache<T> = LazyLock<Mutex<HashMap<PathBuf, Arc<T>>>>;
+static TWOPHASE: Cache<TwoPhase> = LazyLock::new(Default::default);
+static THISTLETHWAITE: Cache<Thistlethwaite> = LazyLock::new(Default::default);
 
-fn cached<T>(
-    cache: &Mutex<Option<HashMap<PathBuf, Arc<T>>>>,
-    dir: &Path,
-    open: impl FnOnce() -> PyResult<T>,
-) -> PyResult<Arc<T>> {
-    if let Some(t) = cache.lock().unwrap().get_or_insert_default().get(dir) {
+/// The solver cached for `dir`, opened first if there is none. The lock is not held while
+/// tables are opened (which may build them).
+fn cached<T>(cache: &Cache<T>, dir: &Path, open: impl FnOnce() -> PyResult<T>) -> PyResult<Arc<T>> {
+    if let Some(t) = cache.lock().unwrap().get(dir) {
         return Ok(t.clone());
     }
     let t = Arc::new(open()?);
-    cache
-        .lock()
-        .unwrap()
-        .get_or_insert_default()
-        .insert(dir.to_path_buf(), t.clone());
+    cache.lock().unwrap().insert(dir.to_path_buf(), t.clone());
     Ok(t)
 }
 
@@ -392,14 +387,7 @@ fn twophase(
     let t = Instant::now();
     let r = py
         .detach(|| solver.solve_with(&cube, max_length, Duration::from_secs_f64(timeout), threads));
-    let within_max_length = r.solution.as_ref().is_some_and(|s| s.len() <= max_length);
-    let outcome = Outcome {
-        input: position.trim().to_string(),
-        solution: r.solution,
-        nodes: r.nodes,
-        seconds: t.elapsed().as_secs_f64(),
-        detail: Detail::Twophase { within_max_length },
-    };
+    let outcome = Outcome::from_twophase(position.trim(), r, max_length, t.elapsed().as_secs_f64());
     PyOutcome::checked(outcome, &cube)
 }
 
@@ -415,17 +403,7 @@ fn thistlethwaite(py: Python<'_>, position: &str, pdb_dir: Option<PathBuf>) -> P
     })?;
     let t = Instant::now();
     let s = py.detach(|| solver.try_solve(&cube)).map_err(value_error)?;
-    let outcome = Outcome {
-        input: position.trim().to_string(),
-        nodes: 0,
-        seconds: t.elapsed().as_secs_f64(),
-        detail: Detail::Thistlethwaite {
-            phases: (0..s.phase_lengths.len())
-                .map(|k| s.phase(k).to_vec())
-                .collect(),
-        },
-        solution: Some(s.moves),
-    };
+    let outcome = Outcome::from_thistlethwaite(position.trim(), s, t.elapsed().as_secs_f64());
     PyOutcome::checked(outcome, &cube)
 }
 

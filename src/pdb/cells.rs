@@ -242,7 +242,8 @@ impl Cells for ByteCells {
 mod tests {
     use super::*;
 
-    /// `find` of every store lists exactly the entries of any range holding a value.
+    /// `find` of every store lists exactly the entries of any range holding a value (the
+    /// nibble table's odd and even halves of a byte included).
     fn check_find<C: Cells>(cells: &C, values: &[u8]) {
         for (i, &v) in values.iter().enumerate() {
             if v != C::UNKNOWN {
@@ -252,7 +253,7 @@ mod tests {
         }
         for lo in 0..values.len() {
             for hi in lo..=values.len() {
-                for v in [0, 1, 2, C::UNKNOWN] {
+                for v in [0, 1, 2, 3, C::UNKNOWN] {
                     let mut out = Vec::new();
                     cells.find(lo as u64, hi as u64, v, &mut out);
                     let want: Vec<u32> = (lo..hi)

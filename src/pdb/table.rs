@@ -289,30 +289,6 @@ mod tests {
     }
 
     #[test]
-    fn find_lists_matching_entries_of_any_range() {
-        let values = [3u8, 15, 3, 3, 0, 15, 15, 3, 1];
-        let t = NibbleTable::new_unknown(values.len() as u64);
-        for (i, &v) in values.iter().enumerate() {
-            if v != UNKNOWN {
-                t.set_if_unknown(i as u64, v);
-            }
-        }
-        for lo in 0..values.len() {
-            for hi in lo..=values.len() {
-                for v in [3, UNKNOWN, 0] {
-                    let mut out = Vec::new();
-                    t.find(lo as u64, hi as u64, v, &mut out);
-                    let want: Vec<u32> = (lo..hi)
-                        .filter(|&i| values[i] == v)
-                        .map(|i| (i - lo) as u32)
-                        .collect();
-                    assert_eq!(out, want, "{lo}..{hi} value {v}");
-                }
-            }
-        }
-    }
-
-    #[test]
     fn histogram_and_mean() {
         let t = NibbleTable::from_bytes(vec![0x10, 0x21], 4);
         assert_eq!(t.histogram(), vec![1, 2, 1]);

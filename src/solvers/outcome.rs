@@ -59,6 +59,42 @@ impl Outcome {
         }
     }
 
+    /// The two-phase solver's outcome: `max_length` is the length it was asked to reach.
+    pub fn from_twophase(
+        input: &str,
+        r: crate::solvers::twophase::TwoPhaseResult,
+        max_length: usize,
+        seconds: f64,
+    ) -> Outcome {
+        let within_max_length = r.solution.as_ref().is_some_and(|s| s.len() <= max_length);
+        Outcome {
+            input: input.to_string(),
+            solution: r.solution,
+            nodes: r.nodes,
+            seconds,
+            detail: Detail::Twophase { within_max_length },
+        }
+    }
+
+    /// The Thistlethwaite solver's outcome, with each phase's moves before merging.
+    pub fn from_thistlethwaite(
+        input: &str,
+        s: crate::solvers::thistlethwaite::ThistleSolution,
+        seconds: f64,
+    ) -> Outcome {
+        Outcome {
+            input: input.to_string(),
+            nodes: 0,
+            seconds,
+            detail: Detail::Thistlethwaite {
+                phases: (0..s.phase_lengths.len())
+                    .map(|k| s.phase(k).to_vec())
+                    .collect(),
+            },
+            solution: Some(s.moves),
+        }
+    }
+
     /// The solver's name (the `solver` field of the JSON).
     pub fn solver(&self) -> &'static str {
         match self.detail {

@@ -10,7 +10,7 @@ use model::Model;
 use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
 use optcube::progress::ProgressMode;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
-use optcube::solvers::outcome::{Detail, Outcome};
+use optcube::solvers::outcome::Outcome;
 use optcube::stats::BatchSummary;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -214,17 +214,11 @@ fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32
     solve_each(args, inputs, None, |input, cube| {
         let t = std::time::Instant::now();
         let s = solver.try_solve(cube)?;
-        Ok(Outcome {
-            input: input.to_string(),
-            seconds: t.elapsed().as_secs_f64(),
-            nodes: 0,
-            detail: Detail::Thistlethwaite {
-                phases: (0..s.phase_lengths.len())
-                    .map(|k| s.phase(k).to_vec())
-                    .collect(),
-            },
-            solution: Some(s.moves),
-        })
+        Ok(Outcome::from_thistlethwaite(
+            input,
+            s,
+            t.elapsed().as_secs_f64(),
+        ))
     })
 }
 
@@ -248,17 +242,12 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
     solve_each(args, inputs, None, |input, cube| {
         let t = std::time::Instant::now();
         let r = solver.solve_with(cube, args.max_length, timeout, threads);
-        let within_max_length = r
-            .solution
-            .as_ref()
-            .is_some_and(|s| s.len() <= args.max_length);
-        Ok(Outcome {
-            input: input.to_string(),
-            solution: r.solution,
-            nodes: r.nodes,
-            seconds: t.elapsed().as_secs_f64(),
-            detail: Detail::Twophase { within_max_length },
-        })
+        Ok(Outcome::from_twophase(
+            input,
+            r,
+            args.max_length,
+            t.elapsed().as_secs_f64(),
+        ))
     })
 }
 
