@@ -78,3 +78,21 @@ pub fn phase1() -> &'static Heuristic {
         h
     })
 }
+
+/// The `sym48e0` coset table, built once (2 threads, a few seconds).
+pub fn sym48e0_table() -> &'static NibbleTable {
+    static T: OnceLock<NibbleTable> = OnceLock::new();
+    T.get_or_init(|| build(Pattern::Sym48E0, Method::Bfs, 2))
+}
+
+/// The `sym48e0` table (a copy) alone as a heuristic.
+pub fn sym48e0() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        let t = sym48e0_table();
+        Heuristic::new(vec![(
+            Pattern::Sym48E0,
+            NibbleTable::from_bytes(t.bytes().to_vec(), t.entries()),
+        )])
+    })
+}

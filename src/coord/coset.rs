@@ -5,6 +5,11 @@
 //! corner coset is which 4 of the 8 places hold the first tetrad (C(8,4) = 70) times its twist
 //! (3^7): 153,090 values, in 3,393 classes under the 48 symmetries.
 //!
+//! The edge part is the *slice separation*: which slice (E, M or S) each edge place's piece
+//! belongs to — which 4 places hold E-slice edges (C(12,4) = 495) times which 4 of the other 8
+//! hold M-slice edges (C(8,4) = 70), 34,650 values ([`slice_sep`], [`SliceSep`]). A symmetry
+//! maps slices to slices, so the separation of a conjugate depends only on the separation.
+//!
 //! Invariants: [`corner_coset`] depends only on which tetrad each place's piece belongs to and on
 //! the orientations, so moves act on it ([`CornerCoset::moves`]) and every half turn fixes the
 //! solved value; it is well defined on conjugates (the value of `S c S⁻¹` depends only on the
@@ -46,6 +51,22 @@ pub fn corner_coset(cp: &[u8; 8], co: &[u8; 8]) -> usize {
     masks().binary_search(&mask).expect("4 places") * N_TWIST + twist(&co) as usize
 }
 
+/// The corner coset coordinate from corner bytes (`piece | twist << 4`, as
+/// [`Cube::corner_bytes`]); the search's fast form of [`corner_coset`].
+#[inline(always)]
+pub fn corner_coset_bytes(c: &[u8; 16]) -> usize {
+    // Bit `piece` of 0xA5 is set for the first tetrad's pieces 0, 2, 5, 7.
+    let mut mask = 0usize;
+    let mut twist = 0usize;
+    for (p, &b) in c[..8].iter().enumerate() {
+        mask |= ((0xA5u32 >> (b & 0x0f)) as usize & 1) << p;
+        if p < 7 {
+            twist = twist * 3 + (b >> 4) as usize;
+        }
+    }
+    rank4of8()[mask] as usize * N_TWIST + twist
+}
+
 /// A position with corner coset `x` (edges solved): the first tetrad's pieces in order on
 /// the mask's places, the other tetrad's on the rest.
 pub fn corner_coset_cube(x: usize) -> Cube {
@@ -65,6 +86,130 @@ pub fn corner_coset_cube(x: usize) -> Cube {
 /// The coordinate's value on the target subgroup (solved).
 pub fn solved_corner_coset() -> usize {
     corner_coset(&Cube::SOLVED.cp(), &Cube::SOLVED.co())
+}
+
+/// Values of the slice separation.
+pub const N_SLICE_SEP: usize = 495 * N_TETRAD;
+
+/// The slice of an edge piece (Kociemba's numbering UR UF UL UB DR DF DL DB FR FL BL BR):
+/// 0 for the E slice (FR FL BL BR), 1 for M (UF UB DF DB), 2 for S (UR UL DR DL).
+#[inline(always)]
+pub fn edge_slice(piece: u8) -> u8 {
+    if piece >= 8 { 0 } else { 2 - (piece & 1) }
+}
+
+/// `rank4of12()[set]`: the rank of a 12-bit set of 4 places among the 495 in increasing order
+/// (other sets rank 0); and `rank4of8()[set]` the same for 8-bit sets.
+fn rank4of12() -> &'static [u16; 4096] {
+    static T: OnceLock<[u16; 4096]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [0u16; 4096];
+        let mut r = 0;
+        for (set, v) in t.iter_mut().enumerate() {
+            if set.count_ones() == 4 {
+                *v = r;
+                r += 1;
+            }
+        }
+        t
+    })
+}
+
+fn rank4of8() -> &'static [u8; 256] {
+    static T: OnceLock<[u8; 256]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [0u8; 256];
+        for (r, &m) in masks().iter().enumerate() {
+            t[m as usize] = r as u8;
+        }
+        t
+    })
+}
+
+/// The slice separation of a position from its edge bytes (`piece | flip << 4`, as
+/// [`Cube::edge_bytes`]): the E places' rank times 70 plus the rank of the M places among
+/// the other 8, in order.
+#[inline(always)]
+pub fn slice_sep_bytes(e: &[u8; 16]) -> usize {
+    let (mut eset, mut mset, mut k) = (0usize, 0usize, 0);
+    for (p, &b) in e[..12].iter().enumerate() {
+        let piece = b & 0x0f;
+        if piece >= 8 {
+            eset |= 1 << p;
+        } else {
+            mset |= ((piece & 1) as usize) << k;
+            k += 1;
+        }
+    }
+    rank4of12()[eset] as usize * N_TETRAD + rank4of8()[mset] as usize
+}
+
+/// The slice separation of an edge permutation (`ep[place] = piece`).
+pub fn slice_sep(ep: &[u8; 12]) -> usize {
+    let mut e = [0u8; 16];
+    e[..12].copy_from_slice(ep);
+    slice_sep_bytes(&e)
+}
+
+/// An edge permutation with slice separation `x`: the E, M and S pieces each in increasing
+/// order on their places.
+pub fn slice_sep_edges(x: usize) -> [u8; 12] {
+    let eset = (0u16..4096)
+        .filter(|s| s.count_ones() == 4)
+        .nth(x / N_TETRAD)
+        .expect("495 sets");
+    let mset = masks()[x % N_TETRAD];
+    let (mut e, mut m, mut s) = (
+        [8u8, 9, 10, 11].into_iter(),
+        [1u8, 3, 5, 7].into_iter(),
+        [0u8, 2, 4, 6].into_iter(),
+    );
+    let mut k = 0;
+    std::array::from_fn(|p| {
+        if eset >> p & 1 == 1 {
+            return e.next().unwrap();
+        }
+        let in_m = mset >> k & 1 == 1;
+        k += 1;
+        if in_m {
+            m.next().unwrap()
+        } else {
+            s.next().unwrap()
+        }
+    })
+}
+
+/// The move and conjugation tables of the slice separation, built once per process.
+pub struct SliceSep {
+    /// `moves[x * 18 + m]`: the separation after move `m`.
+    pub moves: Vec<u16>,
+    /// `conj[x * 48 + s]`: the separation of `S_s c S_s⁻¹` for a position `c` with separation
+    /// `x`.
+    pub conj: Vec<u16>,
+}
+
+impl SliceSep {
+    pub fn get() -> &'static SliceSep {
+        static TABLES: OnceLock<SliceSep> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            let syms = symmetries();
+            let (mut moves, mut conj) = (Vec::new(), Vec::new());
+            for x in 0..N_SLICE_SEP {
+                let c = SymCube {
+                    ep: slice_sep_edges(x),
+                    ..SymCube::IDENTITY
+                };
+                for m in Move::all() {
+                    let d = c.mul(&SymCube::from_cube(m.cube()));
+                    moves.push(slice_sep(&d.ep) as u16);
+                }
+                for s in 0..48 {
+                    conj.push(slice_sep(&syms.conj(&c, s).ep) as u16);
+                }
+            }
+            SliceSep { moves, conj }
+        })
+    }
 }
 
 /// The move table and the symmetry classes of the corner coset coordinate.
@@ -118,6 +263,7 @@ mod tests {
         for _ in 0..500 {
             let c = Cube::random(&mut rng);
             let x = corner_coset(&c.cp(), &c.co());
+            assert_eq!(corner_coset_bytes(c.corner_bytes()), x);
             for m in Move::all() {
                 let d = c.apply(m);
                 assert_eq!(t.apply(x, m), corner_coset(&d.cp(), &d.co()), "{m}");
@@ -127,6 +273,43 @@ mod tests {
         for x in (0..N_CORNER_COSET).step_by(97) {
             let c = corner_coset_cube(x);
             assert_eq!(corner_coset(&c.cp(), &c.co()), x);
+        }
+    }
+
+    #[test]
+    fn slice_separation_moves_and_conjugates() {
+        let t = SliceSep::get();
+        let syms = symmetries();
+        for x in (0..N_SLICE_SEP).step_by(7) {
+            assert_eq!(slice_sep(&slice_sep_edges(x)), x);
+        }
+        let mut rng = Rng::new(34);
+        for _ in 0..500 {
+            let c = Cube::random(&mut rng);
+            let x = slice_sep(&c.ep());
+            assert_eq!(slice_sep_bytes(c.edge_bytes()), x);
+            for m in Move::all() {
+                assert_eq!(
+                    t.moves[x * 18 + m.index()] as usize,
+                    slice_sep(&c.apply(m).ep())
+                );
+            }
+            for s in 0..48 {
+                let conj = syms.conj_cube(&c, s);
+                assert_eq!(
+                    t.conj[x * 48 + s] as usize,
+                    slice_sep(&conj.ep()),
+                    "sym {s}"
+                );
+            }
+        }
+        // Half turns keep every edge in its slice; quarter turns do not.
+        let solved = slice_sep(&Cube::SOLVED.ep());
+        for m in Move::all() {
+            assert_eq!(
+                t.moves[solved * 18 + m.index()] as usize == solved,
+                m.quarter_turns() == 2
+            );
         }
     }
 

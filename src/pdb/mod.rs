@@ -13,6 +13,7 @@ pub mod layout;
 pub mod pattern;
 pub mod phase1;
 pub mod successors;
+pub mod sym48;
 pub mod table;
 
 pub use generate::{Method, generate};

@@ -14,6 +14,7 @@
 
 use super::batch::{Batch, Members};
 use super::phase1::{self, Phase1Space};
+use super::sym48::{self, Sym48Space};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
@@ -38,6 +39,9 @@ pub enum Pattern {
     /// Phase-1 coordinates with the order of the slice edges: 1,523,864 · 3^7 =
     /// 3,332,690,568 entries (1.67 GB).
     Phase1Sorted,
+    /// The 48-symmetry coset coordinate (corner tetrads and twists, edge slices), reduced by
+    /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
+    Sym48E0,
 }
 
 const PERM8: PartialPerm = permutation(8);
@@ -47,7 +51,7 @@ const PICK6: PartialPerm = PartialPerm::new(12, 6);
 
 impl Pattern {
     /// Every pattern, in a fixed order.
-    pub const ALL: [Pattern; 8] = [
+    pub const ALL: [Pattern; 9] = [
         Pattern::Corners,
         Pattern::Edges7A,
         Pattern::Edges7B,
@@ -56,6 +60,7 @@ impl Pattern {
         Pattern::Edges6B,
         Pattern::Phase1,
         Pattern::Phase1Sorted,
+        Pattern::Sym48E0,
     ];
 
     /// Short name, also the table file's stem.
@@ -69,6 +74,7 @@ impl Pattern {
             Pattern::Edges6B => "edges6b",
             Pattern::Phase1 => "phase1",
             Pattern::Phase1Sorted => "phase1sorted",
+            Pattern::Sym48E0 => "sym48e0",
         }
     }
 
@@ -94,6 +100,9 @@ impl Pattern {
             Pattern::Phase1Sorted => {
                 "corner twists, edge flips, places and order of FR FL BL BR (16 symmetries)".into()
             }
+            Pattern::Sym48E0 => {
+                "corner tetrads and twists, the slice of every edge (48 symmetries)".into()
+            }
             _ => {
                 let (start, k) = self.edge_run();
                 EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
@@ -109,7 +118,7 @@ impl Pattern {
             Pattern::Edges6A => (0, 6),
             Pattern::Edges6B => (6, 6),
             Pattern::EdgePerm => (0, 12),
-            Pattern::Corners | Pattern::Phase1 | Pattern::Phase1Sorted => (0, 0),
+            Pattern::Corners | Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 => (0, 0),
         }
     }
 
@@ -122,6 +131,7 @@ impl Pattern {
             Pattern::Edges6A | Pattern::Edges6B => PICK6.size() << 6,
             Pattern::Phase1 => phase1::CLASSES_PLAIN * 2187,
             Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
+            Pattern::Sym48E0 => sym48::ENTRIES,
         }
     }
 
@@ -135,15 +145,21 @@ impl Pattern {
             Pattern::EdgePerm => edge_perm_index(q),
             Pattern::Edges6A => edge_index::<6, 0>(q),
             Pattern::Edges6B => edge_index::<6, 6>(q),
-            Pattern::Phase1 | Pattern::Phase1Sorted => self.index_of_position(&q.inverse()),
+            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 => {
+                self.index_of_position(&q.inverse())
+            }
         }
     }
 
     /// Does the search index this pattern by the position itself rather than its inverse?
-    /// (The phase-1 coordinates are functions of the position; see [`super::phase1`].)
+    /// (The phase-1 and coset coordinates are functions of the position; see
+    /// [`super::phase1`], [`super::sym48`].)
     #[inline(always)]
     pub fn reads_position(self) -> bool {
-        matches!(self, Pattern::Phase1 | Pattern::Phase1Sorted)
+        matches!(
+            self,
+            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0
+        )
     }
 
     /// Of a position's `position` and `inverse` (cubes, or batches of them), the one this
@@ -171,6 +187,9 @@ impl Pattern {
     /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
     #[inline(always)]
     fn index_of_position(self, p: &Cube) -> u64 {
+        if self == Pattern::Sym48E0 {
+            return Sym48Space::get().index(p);
+        }
         Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
     }
 
@@ -206,6 +225,7 @@ impl Pattern {
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, members, f)
             }
+            Pattern::Sym48E0 => Sym48Space::get().for_each_index(cubes, members, f),
         }
     }
 
@@ -233,6 +253,7 @@ impl Pattern {
                     .unrank(i)
                     .inverse();
             }
+            Pattern::Sym48E0 => return Sym48Space::get().unrank(i).inverse(),
             _ => {
                 let (start, k) = self.edge_run();
                 let pp = if k == 7 { PICK7 } else { PICK6 };
@@ -305,6 +326,7 @@ mod tests {
             // no edge of edges7b (DF DL DB FR FL BL BR) or edges6b (DL DB FR FL BL BR). The
             // phase-1 coordinates stay solved under U and D turns, `phase1` also under the
             // other half turns (G1); R2, L2, F2, B2 reorder the slice edges of `phase1sorted`.
+            // The coset of `sym48e0` holds every half turn.
             let root = p.index(&Cube::SOLVED);
             assert!(root < p.entries());
             for m in Move::all() {
@@ -313,6 +335,7 @@ mod tests {
                     Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
                     Pattern::Phase1 => ud || m.quarter_turns() == 2,
                     Pattern::Phase1Sorted => ud,
+                    Pattern::Sym48E0 => m.quarter_turns() == 2,
                     _ => false,
                 };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");

@@ -56,9 +56,15 @@ impl Heuristic {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let tables: Vec<_> = scored.into_iter().map(|(_, t)| t).collect();
         for (p, _) in &tables {
-            if p.reads_position() {
-                // Build the coordinate tables now, not during the first search.
-                crate::pdb::phase1::Phase1Space::get(*p == Pattern::Phase1Sorted);
+            // Build the coordinate tables now, not during the first search.
+            match p {
+                Pattern::Sym48E0 => {
+                    crate::pdb::sym48::Sym48Space::get();
+                }
+                Pattern::Phase1 | Pattern::Phase1Sorted => {
+                    crate::pdb::phase1::Phase1Space::get(*p == Pattern::Phase1Sorted);
+                }
+                _ => {}
             }
         }
         let mut h = Heuristic {
@@ -82,7 +88,8 @@ impl Heuristic {
             let turned = match pat {
                 Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B => on,
                 Pattern::Phase1 | Pattern::Phase1Sorted => true,
-                Pattern::Corners | Pattern::EdgePerm => false,
+                // Unchanged by every symmetry.
+                Pattern::Corners | Pattern::EdgePerm | Pattern::Sym48E0 => false,
             };
             if turned {
                 for t in turns {

@@ -61,6 +61,32 @@ fn phase1_heuristic_is_admissible_up_to_depth_5() {
     assert!(raised > 10_000, "phase1 raised only {raised} values");
 }
 
+/// The coset table `sym48e0` never overestimates, plain and dual, within 5 moves; and IDA*
+/// with it alone finds optimal solutions on 1 and 2 threads.
+#[test]
+fn sym48e0_is_admissible_and_optimal() {
+    let h = crate::testing::sym48e0();
+    for (c, d) in ball5().iter() {
+        let q = c.inverse();
+        assert!(h.value(c, &q, true) <= d, "{c:?} at {d}");
+    }
+    let ball = ball5();
+    let mut rng = Rng::new(480);
+    for k in 0..16 {
+        let c = random_walk(&mut rng, 4 + k % 7);
+        let d = ball.distance(&c).expect("within 10");
+        for (threads, dual) in [(1, false), (2, true), (1, true)] {
+            let opts = SearchOptions {
+                threads,
+                dual,
+                ..SearchOptions::default()
+            };
+            let (s, _) = solve_checked(h, &c, &opts);
+            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
+        }
+    }
+}
+
 /// ... and on random walks, compared with their brute-force distance.
 #[test]
 fn heuristic_is_admissible_on_random_walks() {

@@ -1,0 +1,251 @@
+//! The 48-symmetry coset table `sym48e0`: the exact number of moves that bring a position into
+//! the subgroup of every half turn's closure (each corner in its own tetrad and oriented, each
+//! edge in its own slice), reduced by all 48 symmetries — the coordinate of Tronto's H48
+//! (nissy-core `doc/h48.md`) without edge orientation bits.
+//!
+//! An entry is `class · 34,650 + separation`: the class of the position's corner coset
+//! ([`crate::coord::coset`], 3,393 classes), and the slice separation of the position
+//! conjugated onto that class's representative. 117,567,450 entries.
+//!
+//! Why the values are lower bounds: the coset coordinate of `P · m` depends only on that of
+//! `P` and on `m`, and conjugating by a symmetry maps move sequences to move sequences of the
+//! same length, so a table entry's distance is the distance of a coset of the subgroup, which
+//! every sequence solving `P` must reach. The inverse position has the same distance, so its
+//! entry is a bound too; and since the subgroup holds every half turn, `(P · m)⁻¹ = m · P⁻¹`
+//! is in the same coset as `P⁻¹` when `m` is a half turn: such a move leaves the inverse's
+//! value unchanged.
+//!
+//! Invariants:
+//! - a class's block of 34,650 separations is one BFS block ([`Layout`]): a move maps the
+//!   representative's corner coset to one class, and the separations follow a fixed map per
+//!   (move, symmetry);
+//! - when the representative is fixed by some symmetries (its stabilizer), the separations
+//!   those symmetries relate stand for the same coset; the BFS marks them together
+//!   ([`Layout::for_each_twin`]), so the value does not depend on which of the symmetries
+//!   taking a position to the representative the index used.
+
+use super::batch::{BATCH, Batch, Members};
+use super::layout::Layout;
+use super::table::prefetch;
+use crate::coord::N_MOVES;
+use crate::coord::coset::{
+    CornerCoset, N_CORNER_COSET_CLASSES, N_SLICE_SEP, SliceSep, corner_coset_bytes,
+    corner_coset_cube, slice_sep_bytes, slice_sep_edges,
+};
+use crate::cube::Cube;
+use std::sync::OnceLock;
+
+/// Entries of the table: corner coset classes × slice separations.
+pub const ENTRIES: u64 = N_CORNER_COSET_CLASSES as u64 * N_SLICE_SEP as u64;
+
+/// The index tables of the coset table.
+pub struct Sym48Space {
+    corner: &'static CornerCoset,
+    sep: &'static SliceSep,
+    /// `class << 6 | sym` of each corner coset value: one memory access for the search.
+    class_sym: Vec<u32>,
+}
+
+impl Sym48Space {
+    /// Built once per process (about a second).
+    pub fn get() -> &'static Sym48Space {
+        static SPACE: OnceLock<Sym48Space> = OnceLock::new();
+        SPACE.get_or_init(|| {
+            let corner = CornerCoset::get();
+            let c = &corner.classes;
+            let class_sym = (c.class_of.iter().zip(&c.sym_of))
+                .map(|(&cls, &s)| cls << 6 | s as u32)
+                .collect();
+            Sym48Space {
+                corner,
+                sep: SliceSep::get(),
+                class_sym,
+            }
+        })
+    }
+
+    /// Table index of position `p`.
+    #[inline(always)]
+    pub fn index(&self, p: &Cube) -> u64 {
+        let cs = self.class_sym[corner_coset_bytes(p.corner_bytes())];
+        self.index_of(cs, slice_sep_bytes(p.edge_bytes()))
+    }
+
+    #[inline(always)]
+    fn index_of(&self, class_sym: u32, sep: usize) -> u64 {
+        let (cls, s) = ((class_sym >> 6) as u64, (class_sym & 63) as usize);
+        cls * N_SLICE_SEP as u64 + self.sep.conj[sep * 48 + s] as u64
+    }
+
+    /// Table indices of positions `cubes[k]` for the members `k` of `members`, passed to
+    /// `f(k, index)`; the class lookups are all requested before the first is used.
+    #[inline(always)]
+    pub fn for_each_index(&self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
+        let mut coords = [(0usize, 0usize); BATCH];
+        for k in Members(members) {
+            let cc = corner_coset_bytes(cubes[k].corner_bytes());
+            let sep = slice_sep_bytes(cubes[k].edge_bytes());
+            prefetch(&self.class_sym[cc] as *const u32);
+            prefetch(&self.sep.conj[sep * 48] as *const u16);
+            coords[k] = (cc, sep);
+        }
+        for k in Members(members) {
+            let (cc, sep) = coords[k];
+            f(k, self.index_of(self.class_sym[cc], sep));
+        }
+    }
+
+    /// A position with table index `i`: the class representative's corners, the separation's
+    /// edges (not necessarily of matching parity; every edge unflipped).
+    pub fn unrank(&self, i: u64) -> Cube {
+        let (cls, sep) = (i / N_SLICE_SEP as u64, (i % N_SLICE_SEP as u64) as usize);
+        let c = corner_coset_cube(self.corner.classes.rep[cls as usize] as usize);
+        Cube::from_parts(c.cp(), c.co(), slice_sep_edges(sep), [0; 12])
+    }
+}
+
+impl Layout for Sym48Space {
+    const INNER: u32 = N_SLICE_SEP as u32;
+    /// The representative's corner coset value.
+    type Pos = u32;
+    /// `m · 48 + s`: the move and the symmetry to the target's representative.
+    type Map = u32;
+
+    fn blocks(&self) -> u64 {
+        N_CORNER_COSET_CLASSES as u64
+    }
+
+    #[inline]
+    fn positions(&self, b: u64) -> u32 {
+        self.corner.classes.rep[b as usize]
+    }
+
+    #[inline]
+    fn image(&self, cc: &u32, m: usize) -> (u64, u32) {
+        let cs = self.class_sym[self.corner.moves[*cc as usize * N_MOVES + m] as usize];
+        ((cs >> 6) as u64, (m * 48) as u32 + (cs & 63))
+    }
+
+    #[inline(always)]
+    fn apply(&self, map: u32, x: u32) -> u32 {
+        let (m, s) = ((map / 48) as usize, (map % 48) as usize);
+        let moved = self.sep.moves[x as usize * N_MOVES + m] as usize;
+        self.sep.conj[moved * 48 + s] as u32
+    }
+
+    #[inline]
+    fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
+        let mut stab = self.corner.classes.stabilizer[b as usize] & !1;
+        while stab != 0 {
+            let s = stab.trailing_zeros() as usize;
+            stab &= stab - 1;
+            f(self.sep.conj[x as usize * 48 + s] as u32);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coord::symmetry::symmetries;
+    use crate::cube::{Move, Rng};
+
+    /// The index of a position, of its conjugates, of its moves seen through the layout and of
+    /// its unranked entry agree.
+    #[test]
+    fn index_is_a_class_function_and_moves_act() {
+        let sp = Sym48Space::get();
+        let syms = symmetries();
+        let inner = N_SLICE_SEP as u64;
+        let mut rng = Rng::new(48);
+        for _ in 0..1000 {
+            let p = Cube::random(&mut rng);
+            let i = sp.index(&p);
+            assert!(i < ENTRIES);
+            assert_eq!(sp.index(&sp.unrank(i)), i);
+            let (b, x) = (i / inner, (i % inner) as u32);
+            let mut twins = vec![x];
+            sp.for_each_twin(b, x, |y| twins.push(y));
+            let other = syms.conj_cube(&p, rng.below(48) as usize);
+            let j = sp.index(&other);
+            assert_eq!(j / inner, b);
+            assert!(twins.contains(&((j % inner) as u32)));
+            for m in Move::all() {
+                let (b2, map) = sp.image(&sp.positions(b), m.index());
+                let got = b2 * inner + sp.apply(map, x) as u64;
+                let want = sp.index(&sp.unrank(i).apply(m));
+                assert_eq!(got, want, "{m}");
+            }
+        }
+    }
+}
+
+/// The table holds the exact distance of every coset: a breadth-first search over the raw
+/// coordinate pairs (corner coset, separation), without symmetry, to depth 6 agrees with it on
+/// every pair it reaches, and pairs it does not reach read more than 6. Its values are the same
+/// on conjugate positions, and the build is the same for 1 and 2 threads.
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+    use crate::coord::coset::{corner_coset, slice_sep};
+    use crate::coord::symmetry::symmetries;
+    use crate::cube::{Move, Rng};
+    use crate::pdb::{Method, Pattern};
+    use crate::testing::{build, sym48e0_table};
+    use std::collections::HashMap;
+
+    #[test]
+    fn exact_coset_distances_to_depth_6() {
+        let t = sym48e0_table();
+        let sp = Sym48Space::get();
+        let key = |c: &Cube| (corner_coset(&c.cp(), &c.co()), slice_sep(&c.ep()));
+        // A raw pair's neighbours by the move tables; a cube of the pair for the table index.
+        let (cc_moves, sep_moves) = (&sp.corner.moves, &sp.sep.moves);
+        let mut depth: HashMap<(usize, usize), u8> = HashMap::new();
+        let mut layer = vec![(key(&Cube::SOLVED), Cube::SOLVED)];
+        depth.insert(layer[0].0, 0);
+        for d in 1..=6u8 {
+            let mut next = Vec::new();
+            for &((cc, sep), c) in &layer {
+                for m in Move::all() {
+                    let k = (
+                        cc_moves[cc * N_MOVES + m.index()] as usize,
+                        sep_moves[sep * N_MOVES + m.index()] as usize,
+                    );
+                    if let std::collections::hash_map::Entry::Vacant(v) = depth.entry(k) {
+                        v.insert(d);
+                        let moved = c.apply(m);
+                        debug_assert_eq!(key(&moved), k);
+                        next.push((k, moved));
+                    }
+                }
+            }
+            // Every pair reached at depth d reads d.
+            for (_, c) in &next {
+                assert_eq!(t.get(sp.index(c)), d, "{c:?}");
+            }
+            layer = next;
+        }
+        assert!(depth.len() > 100_000, "{} pairs", depth.len());
+        let mut rng = Rng::new(6);
+        let syms = symmetries();
+        for _ in 0..20_000 {
+            let c = Cube::random(&mut rng);
+            let v = t.get(sp.index(&c));
+            match depth.get(&key(&c)) {
+                Some(&d) => assert_eq!(v, d),
+                None => assert!(v > 6, "{c:?} reads {v}"),
+            }
+            let s = rng.below(48) as usize;
+            assert_eq!(t.get(sp.index(&syms.conj_cube(&c, s))), v, "sym {s}");
+        }
+    }
+
+    #[test]
+    fn one_and_two_threads_build_the_same_table() {
+        let one = build(Pattern::Sym48E0, Method::Bfs, 1);
+        assert_eq!(one.entries(), ENTRIES);
+        assert_eq!(ENTRIES, 117_567_450);
+        assert!(one.bytes() == sym48e0_table().bytes());
+    }
+}
