@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{korf6_dir, optcube, stderr, stdout};
+use common::{korf6_dir, optcube, stderr, stdout, test_dir};
 use optcube::cube::{Cube, parse_moves};
 use optcube::search::brute::Ball;
 use std::path::Path;
@@ -376,4 +376,30 @@ fn ctrl_c_during_a_table_build_ends_the_program() {
     assert!(dir.join("corners.pdb").exists());
     assert!(!dir.join("edges6a.pdb").exists(), "{err}");
     assert!(!out.contains("solution"), "{out}");
+}
+
+/// The coset set: `pdb build --set sym48` writes sym48e0 (info and verify list it), `solve`
+/// without `--set` takes it as the fastest set present and says so, and its answers are
+/// optimal (checked against brute-force distances).
+#[test]
+fn sym48_set_builds_and_is_chosen_when_present() {
+    let dir = test_dir("sym48");
+    let d = dir.to_str().unwrap();
+    let o = optcube(&["pdb", "build", "--set", "sym48", "--dir", d, "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = optcube(&["pdb", "info", "--json", "--dir", d]);
+    let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(row["name"], "sym48e0");
+    assert_eq!(row["entries"], 117_567_450u64);
+    assert_eq!(row["valid"], true);
+    let scramble = "R U2 F' L D B' R2 U";
+    let o = optcube(&["solve", scramble, "--pdb-dir", d, "--json", "--no-upper-bound"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    assert_eq!(r["optimal"], true);
+    assert_eq!(Some(r["length"].as_u64().unwrap() as u8), ball().distance(&cube));
+    let solution = parse_moves(r["solution"].as_str().unwrap()).unwrap();
+    assert!(cube.apply_seq(&solution).is_solved());
 }

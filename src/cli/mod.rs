@@ -176,23 +176,32 @@ impl TableDir {
 /// and its thread count: flattened into `solve`, `stats lengths` and `stats heuristic`.
 #[derive(clap::Args)]
 pub struct TableArgs {
-    /// Table set: korf, korf6, huge (phase1sorted + corners: random positions), or table names
-    /// separated by commas.
-    #[arg(long, default_value = "korf")]
-    pub set: String,
+    /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
+    /// (the 48-symmetry coset table: 59 MB, random positions), or table names separated by
+    /// commas [default: korf; solve: the fastest set whose tables are present, else korf]
+    #[arg(long)]
+    pub set: Option<String>,
     #[command(flatten)]
     pub place: TableDir,
 }
 
 impl TableArgs {
+    /// `--set` as given, else `korf`.
+    pub fn set(&self) -> &str {
+        self.set.as_deref().unwrap_or("korf")
+    }
+
     /// The names given to `--set`, trimmed (they name studies and output files).
     pub fn names(&self) -> Vec<String> {
-        self.set.split(',').map(|n| n.trim().to_string()).collect()
+        self.set()
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .collect()
     }
 
     /// The patterns of `--set` ([`optcube::pdb::set::resolve_names`]).
     pub fn patterns(&self) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
-        Ok(optcube::pdb::set::resolve_names(&[&self.set])?)
+        Ok(optcube::pdb::set::resolve_names(&[self.set()])?)
     }
 }
 

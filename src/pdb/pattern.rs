@@ -184,6 +184,14 @@ impl Pattern {
         matches!(self, Pattern::Corners | Pattern::EdgePerm)
     }
 
+    /// Is the table a coset table of a subgroup that holds every half turn (`sym48e0`)? Then
+    /// the inverse of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when `m` is a half
+    /// turn: a half turn leaves the inverse position's value unchanged.
+    #[inline(always)]
+    pub fn coset_holds_half_turns(self) -> bool {
+        self == Pattern::Sym48E0
+    }
+
     /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
     #[inline(always)]
     fn index_of_position(self, p: &Cube) -> u64 {

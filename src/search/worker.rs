@@ -363,11 +363,26 @@ impl<'a> Worker<'a> {
         });
         // Self-dual tables read the same entry for the inverse position.
         if self.dual && !pat.is_self_dual() {
+            // A coset table of a subgroup that holds every half turn reads the same entry for
+            // the inverse of `P · m` (that is `m · P⁻¹`) as for `P⁻¹` when `m` is a half turn:
+            // those children take the node's own inverse index, computed once.
+            let half = if pat.coset_holds_half_turns() && l.conj.is_none() {
+                e.alive & HALF_TURNS
+            } else {
+                0
+            };
+            let rest = e.alive & !half;
             let idx_dual = &mut e.idx_dual;
-            pat.for_each_index(turn(l, other, e.alive, &mut e.turned), e.alive, |k, i| {
+            pat.for_each_index(turn(l, other, rest, &mut e.turned), rest, |k, i| {
                 idx_dual[k] = i;
                 table.prefetch(i);
             });
+            if half != 0 {
+                let i = pat.index_of_input(pat.input_and_other(&e.node.p, &e.node.q).1);
+                for k in Members(half) {
+                    e.idx_dual[k] = i;
+                }
+            }
         }
         true
     }
@@ -410,6 +425,9 @@ impl<'a> Worker<'a> {
         e.pending = false;
     }
 }
+
+/// The half turns U2 R2 F2 D2 L2 B2 as a move set (bit `m` for move index `m`).
+const HALF_TURNS: u32 = 0b010_010_010_010_010_010;
 
 /// Does the CPU have the x86-64-v3 features [`Worker::run`] can use?
 #[cfg(target_arch = "x86_64")]
@@ -458,4 +476,18 @@ pub(super) struct Unit {
     pub(super) q: Cube,
     pub(super) moves: Vec<Move>,
     pub(super) h: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn half_turn_set() {
+        for m in crate::cube::Move::all() {
+            assert_eq!(
+                super::HALF_TURNS >> m.index() & 1 == 1,
+                m.quarter_turns() == 2,
+                "{m}"
+            );
+        }
+    }
 }

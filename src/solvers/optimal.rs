@@ -33,12 +33,14 @@ pub struct OptimalConfig {
 }
 
 impl OptimalConfig {
-    /// The search options this configuration asks for.
+    /// The search options this configuration asks for. A set with a coset table
+    /// ([`Pattern::coset_holds_half_turns`]) always probes the inverse position too: that is
+    /// how the table is meant to be read, and its half turns make the inverse probe cheap.
     pub fn search_options(&self) -> SearchOptions {
         SearchOptions {
             threads: self.threads,
             max_depth: self.max_depth,
-            dual: self.dual,
+            dual: self.dual || self.patterns.iter().any(|p| p.coset_holds_half_turns()),
             ..SearchOptions::default()
         }
     }

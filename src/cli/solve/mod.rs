@@ -129,7 +129,17 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.tables.place.dir();
-    let patterns = args.tables.patterns()?;
+    let patterns = match &args.tables.set {
+        Some(_) => args.tables.patterns()?,
+        None => {
+            let set = optcube::pdb::set::strongest_present(&dir);
+            eprintln!(
+                "set: {set} (the fastest set whose tables are in {}; --set to choose)",
+                dir.display()
+            );
+            optcube::pdb::set::resolve_names(&[set])?
+        }
+    };
     let config = OptimalConfig {
         patterns,
         threads: args.tables.place.thread_count(),
@@ -143,7 +153,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let model = args
         .predict
-        .then(|| Model::new(&solver, args))
+        .then(|| Model::new(&solver, args, opts.dual))
         .transpose()?;
     // Only now does Ctrl-C stop cleanly: before, while the upper bounds are found and the
     // tables loaded or built, it ends the program at once as usual (a table being written

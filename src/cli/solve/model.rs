@@ -12,21 +12,23 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn new(solver: &OptimalSolver, args: &SolveArgs) -> Result<Model, Failure> {
+    /// The model for `solver`'s heuristic, read with inverse probes when `dual` (the search
+    /// options', which a coset set turns on by itself).
+    pub fn new(solver: &OptimalSolver, args: &SolveArgs, dual: bool) -> Result<Model, Failure> {
         let tables = solver.heuristic().tables();
-        let counts: Vec<u64> = if tables.len() == 1 && !args.dual {
+        let counts: Vec<u64> = if tables.len() == 1 && !dual {
             eprintln!("prediction: P(h <= x) from the table's histogram (exact)");
             tables[0].1.histogram()
         } else {
             if args.predict_samples == 0 {
                 return Err(Failure("--predict-samples must be at least 1".into()));
             }
-            let column = if args.dual { "max_dual" } else { "max" };
+            let column = if dual { "max_dual" } else { "max" };
             let d = optcube::stats::heuristic::sample(
                 solver.heuristic(),
                 args.predict_samples,
                 1,
-                args.dual,
+                dual,
             );
             eprintln!(
                 "prediction: P(h <= x) from {} random positions (seed 1), mean h {:.4}",

@@ -18,7 +18,8 @@ pub struct HeuristicArgs {
     /// Seed of the random positions.
     #[arg(long, value_name = "S")]
     seed: u64,
-    /// Also the maximum over each position and its inverse (column max_dual).
+    /// Also the maximum over each position and its inverse (column max_dual; always for a set
+    /// with the coset table sym48e0, which the solver reads both ways).
     #[arg(long)]
     dual: bool,
     /// CSV output [default: results/heuristic-SET.csv]; a Markdown note goes beside it.
@@ -35,6 +36,8 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     let names = args.tables.names();
     let patterns = args.tables.patterns()?;
     let dir = args.tables.place.dir();
+    // The solver always probes a coset table's inverse too: so does its distribution.
+    let dual = args.dual || patterns.iter().any(|p| p.coset_holds_half_turns());
     let out = args
         .out
         .clone()
@@ -42,7 +45,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
     args.tables.place.pooled(|| {
         let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
         let start = Instant::now();
-        let dist = sample(solver.heuristic(), args.samples, args.seed, args.dual);
+        let dist = sample(solver.heuristic(), args.samples, args.seed, dual);
         let seconds = start.elapsed().as_secs_f64();
         let text = dist.to_text();
         print!("{text}");
@@ -70,7 +73,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
             args.samples,
             args.seed,
             dir.display(),
-            if args.dual {
+            if dual {
                 ", `max_dual` = the maximum over the position and its inverse (`--dual`)"
             } else {
                 ""
