@@ -131,15 +131,14 @@ fn rank4of8() -> &'static [u8; 256] {
 /// the other 8, in order.
 #[inline(always)]
 pub fn slice_sep_bytes(e: &[u8; 16]) -> usize {
+    // Without branches (the search calls this for every child, and which places hold slice
+    // edges is anybody's guess): E pieces 8..11 are those with bit 3, M pieces the odd others.
     let (mut eset, mut mset, mut k) = (0usize, 0usize, 0);
     for (p, &b) in e[..12].iter().enumerate() {
-        let piece = b & 0x0f;
-        if piece >= 8 {
-            eset |= 1 << p;
-        } else {
-            mset |= ((piece & 1) as usize) << k;
-            k += 1;
-        }
+        let in_e = (b >> 3 & 1) as usize;
+        eset |= in_e << p;
+        mset |= ((b & 1) as usize & (in_e ^ 1)) << k;
+        k += in_e ^ 1;
     }
     rank4of12()[eset] as usize * N_TETRAD + rank4of8()[mset] as usize
 }
