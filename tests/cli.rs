@@ -385,7 +385,16 @@ fn ctrl_c_during_a_table_build_ends_the_program() {
 fn sym48_set_builds_and_is_chosen_when_present() {
     let dir = test_dir("sym48");
     let d = dir.to_str().unwrap();
-    let o = optcube(&["pdb", "build", "--set", "sym48", "--dir", d, "--threads", "2"]);
+    let o = optcube(&[
+        "pdb",
+        "build",
+        "--set",
+        "sym48",
+        "--dir",
+        d,
+        "--threads",
+        "2",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = optcube(&["pdb", "info", "--json", "--dir", d]);
     let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
@@ -393,13 +402,23 @@ fn sym48_set_builds_and_is_chosen_when_present() {
     assert_eq!(row["entries"], 117_567_450u64);
     assert_eq!(row["valid"], true);
     let scramble = "R U2 F' L D B' R2 U";
-    let o = optcube(&["solve", scramble, "--pdb-dir", d, "--json", "--no-upper-bound"]);
+    let o = optcube(&[
+        "solve",
+        scramble,
+        "--pdb-dir",
+        d,
+        "--json",
+        "--no-upper-bound",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
     let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
     assert_eq!(r["optimal"], true);
-    assert_eq!(Some(r["length"].as_u64().unwrap() as u8), ball().distance(&cube));
+    assert_eq!(
+        Some(r["length"].as_u64().unwrap() as u8),
+        ball().distance(&cube)
+    );
     let solution = parse_moves(r["solution"].as_str().unwrap()).unwrap();
     assert!(cube.apply_seq(&solution).is_solved());
 }
