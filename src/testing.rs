@@ -85,14 +85,18 @@ pub fn sym48e0_table() -> &'static NibbleTable {
     T.get_or_init(|| build(Pattern::Sym48E0, Method::Bfs, 2))
 }
 
-/// The `sym48e0` table (a copy) alone as a heuristic.
+/// The `sym48e0` table alone as a heuristic, in the 2-bit form its file holds (the form the
+/// solver reads).
 pub fn sym48e0() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
         let t = sym48e0_table();
-        Heuristic::new(vec![(
-            Pattern::Sym48E0,
-            NibbleTable::from_bytes(t.bytes().to_vec(), t.entries()),
-        )])
+        let format = Pattern::Sym48E0.file_format(&t.histogram());
+        let crate::pdb::Format::Lines { base } = format else {
+            panic!("sym48e0 is stored in lines")
+        };
+        let lines = NibbleTable::in_huge_pages(&t.to_lines(base), t.entries(), format)
+            .expect("memory for sym48e0");
+        Heuristic::new(vec![(Pattern::Sym48E0, lines)])
     })
 }

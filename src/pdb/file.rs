@@ -46,6 +46,19 @@ pub struct TableInfo {
     pub checksum: String,
     pub generator: String,
     pub program_version: String,
+    /// The base of a 2-bit payload ([`crate::pdb::Format::Lines`]); absent for nibbles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_base: Option<u8>,
+}
+
+impl TableInfo {
+    /// How the payload holds its entries.
+    pub fn format(&self) -> crate::pdb::Format {
+        match self.line_base {
+            Some(base) => crate::pdb::Format::Lines { base },
+            None => crate::pdb::Format::Nibbles,
+        }
+    }
 }
 
 /// Why a table file cannot be used. Every message names the file.
@@ -121,6 +134,8 @@ pub struct TableKind {
     pub pieces: String,
     pub entries: u64,
     pub bits_per_entry: u32,
+    /// The entries are in 64-byte lines with their least value ([`crate::pdb::Format::Lines`]).
+    pub line_minima: bool,
     /// The command that rebuilds the file, for error messages (`{dir}` is replaced).
     pub rebuild: String,
 }
@@ -128,7 +143,11 @@ pub struct TableKind {
 impl TableKind {
     /// Payload length in bytes.
     pub fn payload_bytes(&self) -> u64 {
-        (self.entries * self.bits_per_entry as u64).div_ceil(8)
+        if self.line_minima {
+            crate::pdb::Format::Lines { base: 0 }.payload_bytes(self.entries)
+        } else {
+            (self.entries * self.bits_per_entry as u64).div_ceil(8)
+        }
     }
 }
 
@@ -139,7 +158,8 @@ impl From<Pattern> for TableKind {
             version: p.version(),
             pieces: p.pieces(),
             entries: p.entries(),
-            bits_per_entry: 4,
+            bits_per_entry: if p.stored_in_lines() { 2 } else { 4 },
+            line_minima: p.stored_in_lines(),
             rebuild: format!("optcube pdb build --set {} --dir {{dir}}", p.name()),
         }
     }
@@ -255,6 +275,7 @@ pub fn describe(
         checksum: checksum(payload),
         generator: generator.into(),
         program_version: env!("CARGO_PKG_VERSION").into(),
+        line_base: None,
     }
 }
 
@@ -278,13 +299,43 @@ pub fn save(
     table: &NibbleTable,
     generator: &str,
 ) -> Result<TableInfo, TableError> {
-    save_payload(
-        path,
-        &pattern.into(),
-        table.bytes(),
-        table.histogram(),
-        generator,
-    )
+    let histogram = table.histogram();
+    let format = pattern.file_format(&histogram);
+    let lines;
+    let payload = match format {
+        crate::pdb::Format::Lines { base } => {
+            lines = table.to_lines(base);
+            &lines[..]
+        }
+        crate::pdb::Format::Nibbles => table.bytes(),
+    };
+    let kind = pattern.into();
+    check_payload_len(&kind, payload);
+    let mut info = describe(&kind, payload, histogram, generator);
+    // The base is written, not derived again on loading: a later rule for choosing it must
+    // not misread an older file.
+    if let crate::pdb::Format::Lines { base } = format {
+        info.line_base = Some(base);
+    }
+    write_table(path, &info, payload)
+}
+
+fn check_payload_len(kind: &TableKind, payload: &[u8]) {
+    assert_eq!(
+        payload.len() as u64,
+        kind.payload_bytes(),
+        "{}: payload size",
+        kind.name
+    );
+}
+
+fn write_table(path: &Path, info: &TableInfo, payload: &[u8]) -> Result<TableInfo, TableError> {
+    crate::sys::files::replace_with(path, |f| {
+        f.write_all(&header_bytes(info))?;
+        f.write_all(payload)
+    })
+    .map_err(io_err(path))?;
+    Ok(info.clone())
 }
 
 /// Writes any table's payload to `path` atomically (temporary file, fsync, rename).
@@ -295,19 +346,12 @@ pub fn save_payload(
     histogram: Vec<u64>,
     generator: &str,
 ) -> Result<TableInfo, TableError> {
-    assert_eq!(
-        payload.len() as u64,
-        kind.payload_bytes(),
-        "{}: payload size",
-        kind.name
-    );
-    let info = describe(kind, payload, histogram, generator);
-    crate::sys::files::replace_with(path, |f| {
-        f.write_all(&header_bytes(&info))?;
-        f.write_all(payload)
-    })
-    .map_err(io_err(path))?;
-    Ok(info)
+    check_payload_len(kind, payload);
+    write_table(
+        path,
+        &describe(kind, payload, histogram, generator),
+        payload,
+    )
 }
 
 /// Parses and checks a header against the expected pattern and the file's size.
@@ -379,6 +423,7 @@ fn parse_header(
     if info.entries != expected.entries
         || info.payload_bytes != payload
         || info.bits_per_entry != expected.bits_per_entry
+        || info.line_base.is_some() != expected.line_minima
     {
         return Err(TableError::Header {
             path: path.into(),
@@ -480,9 +525,15 @@ pub fn is_present(path: &Path) -> Result<bool, TableError> {
 /// Loads and checks the pattern database of `pattern` from `path` (see [`load_payload`]).
 pub fn load(path: &Path, pattern: Pattern) -> Result<(NibbleTable, TableInfo), TableError> {
     let (payload, info) = load_payload(path, &pattern.into())?;
+    let format = info.format();
     let table = match payload {
-        Payload::Mapped(map) => NibbleTable::from_mmap(map, HEADER_LEN, pattern.entries()),
-        Payload::Heap(bytes) => NibbleTable::from_bytes(bytes, pattern.entries()),
+        Payload::Mapped(map) => NibbleTable::from_mmap(map, HEADER_LEN, pattern.entries(), format),
+        Payload::Heap(bytes) if format == crate::pdb::Format::Nibbles => {
+            NibbleTable::from_bytes(bytes, pattern.entries())
+        }
+        Payload::Heap(bytes) => {
+            NibbleTable::in_huge_pages(&bytes, pattern.entries(), format).map_err(io_err(path))?
+        }
     };
     Ok((table, info))
 }
@@ -499,8 +550,12 @@ pub fn load_in_memory(
     read_checked(
         path,
         &pattern.into(),
-        |bytes| NibbleTable::in_huge_pages(&bytes, entries),
-        |file| NibbleTable::filled_in_huge_pages(entries, |payload| file.read_exact(payload)),
+        |bytes, info| NibbleTable::in_huge_pages(&bytes, entries, info.format()),
+        |file, info| {
+            NibbleTable::filled_in_huge_pages(entries, info.format(), |payload| {
+                file.read_exact(payload)
+            })
+        },
         NibbleTable::bytes,
     )
 }
@@ -512,8 +567,8 @@ pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), T
     read_checked(
         path,
         kind,
-        Ok,
-        |file| {
+        |bytes, _| Ok(bytes),
+        |file, _| {
             // The header check has matched the file's length to the kind's.
             let mut bytes = vec![0; kind.payload_bytes() as usize];
             file.read_exact(&mut bytes).map(|_| bytes)
@@ -529,16 +584,16 @@ pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), T
 fn read_checked<T>(
     path: &Path,
     kind: &TableKind,
-    from_packed: impl FnOnce(Vec<u8>) -> std::io::Result<T>,
-    read: impl FnOnce(&mut File) -> std::io::Result<T>,
+    from_packed: impl FnOnce(Vec<u8>, &TableInfo) -> std::io::Result<T>,
+    read: impl FnOnce(&mut File, &TableInfo) -> std::io::Result<T>,
     bytes: impl Fn(&T) -> &[u8],
 ) -> Result<(T, TableInfo), TableError> {
     if let Some(packed) = packed_instead(path) {
         let (payload, info) = load_packed(&packed, kind)?;
-        return Ok((from_packed(payload).map_err(io_err(&packed))?, info));
+        return Ok((from_packed(payload, &info).map_err(io_err(&packed))?, info));
     }
     let (mut file, info) = open_header(path, kind)?;
-    let t = read(&mut file).map_err(io_err(path))?;
+    let t = read(&mut file, &info).map_err(io_err(path))?;
     verify_checksum(path, &info, bytes(&t), kind)?;
     Ok((t, info))
 }
@@ -591,6 +646,56 @@ mod tests {
     fn small_table() -> NibbleTable {
         let t = crate::testing::korf6_table(Pattern::Edges6B);
         NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())
+    }
+
+    /// The coset table's file holds 2-bit lines with their base in the header: every loader
+    /// reads it back as the lines form of the table, and a header without the base (or one
+    /// given to a nibble file) is refused.
+    #[test]
+    fn lines_files_round_trip_with_their_base() {
+        let dir = std::env::temp_dir().join(format!("optcube-lines-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = Pattern::Sym48E0;
+        let t = crate::testing::sym48e0_table();
+        let path = table_path(&dir, p.name());
+        let info = save(&path, p, t, "bfs").unwrap();
+        let format = p.file_format(&t.histogram());
+        let crate::pdb::Format::Lines { base } = format else {
+            panic!("sym48e0 is stored in lines")
+        };
+        assert_eq!((info.line_base, info.bits_per_entry), (Some(base), 2));
+        assert_eq!(
+            info.histogram,
+            t.histogram(),
+            "the header keeps the exact histogram"
+        );
+        let lines = t.to_lines(base);
+        for load in [load, load_in_memory] {
+            let (loaded, info2) = load(&path, p).unwrap();
+            assert_eq!((loaded.format(), &info2), (format, &info));
+            assert!(loaded.bytes() == &lines[..]);
+        }
+        // The same file with the base taken out of its header.
+        let original = std::fs::read(&path).unwrap();
+        let mut stripped = info.clone();
+        stripped.line_base = None;
+        let mut bytes = header_bytes(&stripped);
+        bytes.extend_from_slice(&original[HEADER_LEN..]);
+        std::fs::write(&path, &bytes).unwrap();
+        let e = load(&path, p).err().expect("refused");
+        assert!(matches!(e, TableError::Header { .. }), "{e}");
+        // A base in a nibble table's header.
+        let q = Pattern::Edges6B;
+        let small = small_table();
+        let qpath = table_path(&dir, q.name());
+        let mut qinfo = save(&qpath, q, &small, "bfs").unwrap();
+        qinfo.line_base = Some(3);
+        let mut bytes = header_bytes(&qinfo);
+        bytes.extend_from_slice(&std::fs::read(&qpath).unwrap()[HEADER_LEN..]);
+        std::fs::write(&qpath, &bytes).unwrap();
+        let e = load(&qpath, q).err().expect("refused");
+        assert!(matches!(e, TableError::Header { .. }), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Saving, loading, and each kind of damage refused with its own message.

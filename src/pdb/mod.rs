@@ -18,6 +18,6 @@ pub mod table;
 
 pub use generate::{Method, generate};
 pub use pattern::Pattern;
-pub use table::{NibbleTable, UNKNOWN, histogram_mean};
+pub use table::{Format, NibbleTable, UNKNOWN, histogram_mean};
 pub mod file;
 pub mod set;

@@ -88,6 +88,25 @@ impl Pattern {
         1
     }
 
+    /// Does the table file hold 2-bit lines ([`super::Format::Lines`]) rather than nibbles?
+    /// The coset table: the search reads it for every child and its inverse, and half the
+    /// memory is worth the few entries read below their value.
+    pub fn stored_in_lines(self) -> bool {
+        self == Pattern::Sym48E0
+    }
+
+    /// The payload format a file of this pattern is written in, given the table's exact
+    /// histogram (the file's header records it).
+    pub fn file_format(self, histogram: &[u64]) -> super::Format {
+        if self.stored_in_lines() {
+            super::Format::Lines {
+                base: super::Format::line_base(histogram),
+            }
+        } else {
+            super::Format::Nibbles
+        }
+    }
+
     /// The tracked pieces, for the file header and `pdb info`.
     pub fn pieces(self) -> String {
         use crate::cube::{CORNER_NAMES, EDGE_NAMES};

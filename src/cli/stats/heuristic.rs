@@ -49,7 +49,8 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
         let seconds = start.elapsed().as_secs_f64();
         let text = dist.to_text();
         print!("{text}");
-        let mut means = String::from("| column | mean | table's exact mean |\n|---|---:|---:|\n");
+        let mut means =
+            String::from("| column | mean | mean over the table's entries |\n|---|---:|---:|\n");
         for (i, name) in dist.names.iter().enumerate() {
             let exact = solver
                 .heuristic()
@@ -66,8 +67,10 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
              {} uniformly random positions (`Cube::random`, seed {}); tables from `{}`. Columns: \
              each table's value (in the solver's lookup order), `max` = the solver's heuristic{}. \
              Counts per value are in `{}`.\n\n{means}\n\
-             The exact mean of a single table is its histogram's (every abstract state has \
-             equally many positions), a check on the sampling.\n\n```\n{text}```\n",
+             The mean over a table's entries (as the solver reads them: a table stored in 2-bit \
+             lines reads some entries below their value) is a check on the sampling: equal to the \
+             sampled mean when every entry stands for equally many positions, close to it for a \
+             table of symmetry classes.\n\n```\n{text}```\n",
             command_line(),
             args.tables.place.thread_count(),
             args.samples,

@@ -73,6 +73,7 @@ pub fn table_kind(phase: usize) -> TableKind {
         pieces: PHASE_PIECES[phase].into(),
         entries: PHASE_SIZES[phase] as u64,
         bits_per_entry: 8,
+        line_minima: false,
         rebuild: REBUILD.into(),
     }
 }

@@ -164,6 +164,7 @@ impl TwoPhase {
             pieces: pieces[i].into(),
             entries: entries[i] as u64,
             bits_per_entry: bits[i],
+            line_minima: false,
             rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
         })
     }
