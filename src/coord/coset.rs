@@ -256,10 +256,9 @@ impl SliceSep {
     }
 }
 
-/// The move table and the symmetry classes of the corner coset coordinate.
+/// The symmetry classes of the corner coset coordinate, and (built apart, on first use) its
+/// move table: the search needs only the classes, the table builder both.
 pub struct CornerCoset {
-    /// `moves[x * 18 + m]`: the value after move `m`.
-    pub moves: Vec<u32>,
     /// Classes under all 48 symmetries (class, symmetry to the representative, stabilizers).
     pub classes: SymClasses,
 }
@@ -268,7 +267,22 @@ impl CornerCoset {
     /// Built once per process (well under a second) and shared.
     pub fn get() -> &'static CornerCoset {
         static TABLES: OnceLock<CornerCoset> = OnceLock::new();
-        TABLES.get_or_init(|| {
+        TABLES.get_or_init(|| CornerCoset {
+            classes: SymClasses::build(
+                symmetries(),
+                48,
+                N_CORNER_COSET,
+                |x| SymCube::from_cube(&corner_coset_cube(x)),
+                |c| corner_coset(&c.cp, &c.co),
+            ),
+        })
+    }
+
+    /// `moves()[x * 18 + m]`: the value after move `m` (11 MB, built once per process on
+    /// first use).
+    pub fn moves() -> &'static [u32] {
+        static MOVES: OnceLock<Vec<u32>> = OnceLock::new();
+        MOVES.get_or_init(|| {
             let mut moves = Vec::with_capacity(N_CORNER_COSET * N_MOVES);
             for x in 0..N_CORNER_COSET {
                 let c = corner_coset_cube(x);
@@ -277,21 +291,14 @@ impl CornerCoset {
                     moves.push(corner_coset(&d.cp(), &d.co()) as u32);
                 }
             }
-            let classes = SymClasses::build(
-                symmetries(),
-                48,
-                N_CORNER_COSET,
-                |x| SymCube::from_cube(&corner_coset_cube(x)),
-                |c| corner_coset(&c.cp, &c.co),
-            );
-            CornerCoset { moves, classes }
+            moves
         })
     }
 
     /// The value after move `m`.
     #[inline]
-    pub fn apply(&self, x: usize, m: Move) -> usize {
-        self.moves[x * N_MOVES + m.index()] as usize
+    pub fn apply(x: usize, m: Move) -> usize {
+        Self::moves()[x * N_MOVES + m.index()] as usize
     }
 }
 
@@ -302,7 +309,6 @@ mod tests {
 
     #[test]
     fn moves_act_on_the_coordinate() {
-        let t = CornerCoset::get();
         let mut rng = Rng::new(19);
         for _ in 0..500 {
             let c = Cube::random(&mut rng);
@@ -311,7 +317,11 @@ mod tests {
             assert_eq!(corner_coset_scalar(c.corner_bytes()), x);
             for m in Move::all() {
                 let d = c.apply(m);
-                assert_eq!(t.apply(x, m), corner_coset(&d.cp(), &d.co()), "{m}");
+                assert_eq!(
+                    CornerCoset::apply(x, m),
+                    corner_coset(&d.cp(), &d.co()),
+                    "{m}"
+                );
             }
         }
         // The cube built for a value has that value.
@@ -360,10 +370,13 @@ mod tests {
 
     #[test]
     fn half_turns_fix_the_subgroup_and_quarter_turns_leave_it() {
-        let t = CornerCoset::get();
         let solved = solved_corner_coset();
         for m in Move::all() {
-            assert_eq!(t.apply(solved, m) == solved, m.quarter_turns() == 2, "{m}");
+            assert_eq!(
+                CornerCoset::apply(solved, m) == solved,
+                m.quarter_turns() == 2,
+                "{m}"
+            );
         }
     }
 

@@ -226,7 +226,7 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
         Pattern::EdgePerm => f.call(&EdgePermLayout::new()),
         Pattern::Phase1 => f.call(Phase1Space::get(false)),
         Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
-        Pattern::Sym48E0 => f.call(super::sym48::Sym48Space::get()),
+        Pattern::Sym48E0 => f.call(&super::sym48::Sym48Layout::new()),
     }
 }
 

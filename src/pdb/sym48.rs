@@ -39,10 +39,11 @@ use std::sync::OnceLock;
 /// Entries of the table: corner coset classes × slice separations.
 pub const ENTRIES: u64 = N_CORNER_COSET_CLASSES as u64 * N_SLICE_SEP as u64;
 
-/// The index tables of the coset table.
+/// The index tables of the coset table: what the search reads. (The builder's move and
+/// conjugation tables are in [`Sym48Layout`], so that a solving process does not hold them:
+/// about 15 MB.)
 pub struct Sym48Space {
     corner: &'static CornerCoset,
-    sep: &'static SliceSep,
     /// `class << 6 | sym` of each corner coset value: one memory access for the search.
     class_sym: Vec<u32>,
     /// `(S_s, S_s⁻¹)`'s edges, corners unmoved, as cubes: conjugating a position's edges by
@@ -70,7 +71,6 @@ impl Sym48Space {
             let sym_edges = std::array::from_fn(|s| (edges(s), edges(syms.inv[s] as usize)));
             Sym48Space {
                 corner,
-                sep: SliceSep::get(),
                 class_sym,
                 sym_edges,
             }
@@ -117,7 +117,31 @@ impl Sym48Space {
     }
 }
 
-impl Layout for Sym48Space {
+/// The table's layout for the one BFS: the index tables with the move tables of the corner
+/// coset and the slice separation, and the separation's conjugation table.
+pub struct Sym48Layout {
+    space: &'static Sym48Space,
+    corner_moves: &'static [u32],
+    sep: &'static SliceSep,
+}
+
+impl Sym48Layout {
+    pub fn new() -> Sym48Layout {
+        Sym48Layout {
+            space: Sym48Space::get(),
+            corner_moves: CornerCoset::moves(),
+            sep: SliceSep::get(),
+        }
+    }
+}
+
+impl Default for Sym48Layout {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Layout for Sym48Layout {
     const INNER: u32 = N_SLICE_SEP as u32;
     /// The representative's corner coset value.
     type Pos = u32;
@@ -130,12 +154,12 @@ impl Layout for Sym48Space {
 
     #[inline]
     fn positions(&self, b: u64) -> u32 {
-        self.corner.classes.rep[b as usize]
+        self.space.corner.classes.rep[b as usize]
     }
 
     #[inline]
     fn image(&self, cc: &u32, m: usize) -> (u64, u32) {
-        let cs = self.class_sym[self.corner.moves[*cc as usize * N_MOVES + m] as usize];
+        let cs = self.space.class_sym[self.corner_moves[*cc as usize * N_MOVES + m] as usize];
         ((cs >> 6) as u64, (m * 48) as u32 + (cs & 63))
     }
 
@@ -148,7 +172,7 @@ impl Layout for Sym48Space {
 
     #[inline]
     fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        let mut stab = self.corner.classes.stabilizer[b as usize] & !1;
+        let mut stab = self.space.corner.classes.stabilizer[b as usize] & !1;
         while stab != 0 {
             let s = stab.trailing_zeros() as usize;
             stab &= stab - 1;
@@ -167,6 +191,7 @@ mod tests {
     #[test]
     fn index_is_a_class_function_and_moves_act() {
         let sp = Sym48Space::get();
+        let layout = Sym48Layout::new();
         let syms = symmetries();
         let inner = N_SLICE_SEP as u64;
         let mut rng = Rng::new(48);
@@ -177,14 +202,14 @@ mod tests {
             assert_eq!(sp.index(&sp.unrank(i)), i);
             let (b, x) = (i / inner, (i % inner) as u32);
             let mut twins = vec![x];
-            sp.for_each_twin(b, x, |y| twins.push(y));
+            layout.for_each_twin(b, x, |y| twins.push(y));
             let other = syms.conj_cube(&p, rng.below(48) as usize);
             let j = sp.index(&other);
             assert_eq!(j / inner, b);
             assert!(twins.contains(&((j % inner) as u32)));
             for m in Move::all() {
-                let (b2, map) = sp.image(&sp.positions(b), m.index());
-                let got = b2 * inner + sp.apply(map, x) as u64;
+                let (b2, map) = layout.image(&layout.positions(b), m.index());
+                let got = b2 * inner + layout.apply(map, x) as u64;
                 let want = sp.index(&sp.unrank(i).apply(m));
                 assert_eq!(got, want, "{m}");
             }
@@ -211,7 +236,7 @@ mod table_tests {
         let sp = Sym48Space::get();
         let key = |c: &Cube| (corner_coset(&c.cp(), &c.co()), slice_sep(&c.ep()));
         // A raw pair's neighbours by the move tables; a cube of the pair for the table index.
-        let (cc_moves, sep_moves) = (&sp.corner.moves, &sp.sep.moves);
+        let (cc_moves, sep_moves) = (CornerCoset::moves(), &SliceSep::get().moves);
         let mut depth: HashMap<(usize, usize), u8> = HashMap::new();
         let mut layer = vec![(key(&Cube::SOLVED), Cube::SOLVED)];
         depth.insert(layer[0].0, 0);
