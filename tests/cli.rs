@@ -401,24 +401,30 @@ fn sym48_set_builds_and_is_chosen_when_present() {
     assert_eq!(row["name"], "sym48e0");
     assert_eq!(row["entries"], 117_567_450u64);
     assert_eq!(row["valid"], true);
+    assert_eq!(row["bits_per_entry"], 2, "{row}");
     let scramble = "R U2 F' L D B' R2 U";
-    let o = optcube(&[
-        "solve",
-        scramble,
-        "--pdb-dir",
-        d,
-        "--json",
-        "--no-upper-bound",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
-    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
-    assert_eq!(r["optimal"], true);
-    assert_eq!(
-        Some(r["length"].as_u64().unwrap() as u8),
-        ball().distance(&cube)
-    );
-    let solution = parse_moves(r["solution"].as_str().unwrap()).unwrap();
-    assert!(cube.apply_seq(&solution).is_solved());
+    for extra in [None, Some("--switch-sides")] {
+        let mut args = vec![
+            "solve",
+            scramble,
+            "--pdb-dir",
+            d,
+            "--json",
+            "--no-upper-bound",
+        ];
+        args.extend(extra);
+        let o = optcube(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
+        let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(r["optimal"], true);
+        assert_eq!(
+            Some(r["length"].as_u64().unwrap() as u8),
+            ball().distance(&cube),
+            "{extra:?}"
+        );
+        let solution = parse_moves(r["solution"].as_str().unwrap()).unwrap();
+        assert!(cube.apply_seq(&solution).is_solved(), "{extra:?}");
+    }
 }

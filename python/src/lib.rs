@@ -274,6 +274,7 @@ impl Solver {
             dual,
             sym,
             successors,
+            switch_sides: false,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())

@@ -177,7 +177,7 @@ impl TableDir {
 #[derive(clap::Args)]
 pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
-    /// (the 48-symmetry coset table: 59 MB, random positions), or table names separated by
+    /// (the 48-symmetry coset table: 30 MB, random positions), or table names separated by
     /// commas [default: korf; solve: the fastest set whose tables are present, else korf]
     #[arg(long)]
     pub set: Option<String>,

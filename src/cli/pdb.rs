@@ -127,6 +127,17 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                 println!("  entries:   {}", p.entries());
                 if let Some(i) = &r.info {
                     println!("  bytes:     {}", i.payload_bytes);
+                    match i.line_base {
+                        None => println!("  format:    {} bits an entry", i.bits_per_entry),
+                        Some(b) => println!(
+                            "  format:    2 bits an entry in 64-byte lines, base {b}: values \
+                             {}..{} read exactly, more reads {}, at most {b} reads the line's \
+                             least",
+                            b + 1,
+                            b + 3,
+                            b + 3
+                        ),
+                    }
                     println!("  histogram: {:?}", i.histogram);
                     println!("  mean:      {:.4}", i.mean);
                     println!(

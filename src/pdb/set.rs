@@ -62,7 +62,8 @@ pub fn set_names() -> String {
 
 /// The sets `solve` prefers when none is named, fastest first: on the first position of
 /// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 2.5 s
-/// with `huge` (2.3 GB), 26 s with `sym48` (59 MB) and 39 s with `korf` (784 MB).
+/// with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB table, 39 MB resident) and 39 s with
+/// `korf` (784 MB).
 pub const SOLVE_PREFERENCE: [&str; 3] = ["huge", "sym48", "korf"];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
@@ -312,6 +313,8 @@ impl TableReport {
             "file": self.path.display().to_string(),
             "entries": self.pattern.entries(),
             "bytes": info.map(|i| i.payload_bytes),
+            "bits_per_entry": info.map(|i| i.bits_per_entry),
+            "line_base": info.and_then(|i| i.line_base),
             "pieces": self.pattern.pieces(),
             "histogram": info.map(|i| i.histogram.clone()),
             "mean": info.map(|i| i.mean),

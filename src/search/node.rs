@@ -18,12 +18,19 @@ use crate::pdb::table::prefetch;
 /// corners of every child. That index is the one the table gives the inverse cube of `p⁻¹`, and
 /// a position and its inverse are equally far from solved in the corner group, so the value is
 /// the one the inverse cube's own index reads (`corner_coordinates_read_the_same_entries`).
+///
+/// With side switching (see [`super::worker`]) `p` is the side the search extends, and
+/// `flipped` says it is the inverse of the real position (whose moves so far were then
+/// premoves); `other_last` is the face of the last move made on the other side (6: none), for
+/// the canonical-sequence rule on that side. The corner coordinates are not read then.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     /// The position; kept only when the search tracks it (`track_p`).
     pub(super) p: Cube,
     pub(super) q: Cube,
     pub(super) corners: [u16; 2],
+    pub(super) flipped: bool,
+    pub(super) other_last: u8,
 }
 
 impl Node {
@@ -32,7 +39,19 @@ impl Node {
             p: *p,
             q: *q,
             corners: [coord::corners(&p.cp()), coord::twist(&p.co())],
+            flipped: false,
+            other_last: 6,
         }
+    }
+
+    /// The same node extended on the other side: position and inverse swap roles. `last` is
+    /// the face of the last move on the side extended so far; returns the face of the last
+    /// move on the side extended from now on.
+    #[inline(always)]
+    pub(super) fn switch_sides(&mut self, last: usize) -> usize {
+        std::mem::swap(&mut self.p, &mut self.q);
+        self.flipped = !self.flipped;
+        std::mem::replace(&mut self.other_last, last as u8) as usize
     }
 
     /// The node after move `m`.
@@ -46,6 +65,8 @@ impl Node {
             },
             q: self.child_q(m),
             corners: self.child_corners(m, mt),
+            flipped: self.flipped,
+            other_last: self.other_last,
         }
     }
 
@@ -101,6 +122,9 @@ pub(super) fn corner_entry(c: [u16; 2]) -> u64 {
     c[0] as u64 * coord::N_TWIST as u64 + c[1] as u64
 }
 
+/// The bit of a [`Frame`] child's move byte that says: extend it on the other side.
+pub(super) const SWITCH: u8 = 0x80;
+
 /// Upper bounds of a node's values of the first [`TRACKED`] lookups, a nibble each, 15 for
 /// "unknown": the value itself where it was read, the parent's bound plus one where the lookup
 /// was skipped (see [`Worker::prepare`]).
@@ -124,7 +148,8 @@ impl Bounds {
 #[derive(Clone, Copy)]
 pub(super) struct Frame {
     pub(super) node: Node,
-    /// Surviving children: (move index, heuristic value), sorted by value.
+    /// Surviving children: (move index, heuristic value), sorted by value. Bit 7 of the move
+    /// byte: the child is to be extended on the other side ([`SWITCH`]).
     pub(super) children: [(u8, u8); 18],
     /// Their bounds, in the same order.
     pub(super) bounds: [Bounds; 18],
@@ -159,6 +184,9 @@ pub(super) struct Expansion {
     /// Children not pruned yet (bit `k` = slot `k`), and their values so far.
     pub(super) alive: u32,
     pub(super) h: [u8; BATCH],
+    /// Children whose other side read a larger value than their own (bit set), when the
+    /// search switches sides.
+    pub(super) switch: u32,
     /// The values read for each child by each tracked lookup (row `TRACKED` is scratch for
     /// the others), and the tracked lookups read (bit set).
     pub(super) vals: [[u8; BATCH]; TRACKED + 1],
@@ -192,7 +220,7 @@ pub(super) fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> O
             frame.bounds[i] = frame.bounds[i - 1];
             i -= 1;
         }
-        frame.children[i] = (k as u8, v);
+        frame.children[i] = (k as u8 | ((e.switch >> k & 1) as u8) << 7, v);
         frame.bounds[i] =
             Bounds(Members(e.read).fold(e.skipped, |b, l| b | (e.vals[l][k] as u32) << (4 * l)));
         frame.len += 1;

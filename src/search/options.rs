@@ -26,6 +26,10 @@ pub struct SearchOptions {
     /// table when it has one ([`crate::search::Heuristic::derive_corner_successors`]): one memory read per
     /// node instead of one per child. Same values, same pruning; off, to measure it.
     pub corner_successors: bool,
+    /// Extend each node on whichever side — the position or its inverse — reads the larger
+    /// value, where every lookup allows it (only the coset table `sym48e0`, read both ways; see
+    /// the `worker` module docs). Same lengths; off by default, as it saves no nodes here.
+    pub switch_sides: bool,
 }
 
 impl Default for SearchOptions {
@@ -39,6 +43,7 @@ impl Default for SearchOptions {
             skip_lookups: true,
             baseline_cpu: false,
             corner_successors: true,
+            switch_sides: false,
         }
     }
 }

@@ -75,16 +75,54 @@ fn sym48e0_is_admissible_and_optimal() {
     for k in 0..16 {
         let c = random_walk(&mut rng, 4 + k % 7);
         let d = ball.distance(&c).expect("within 10");
-        for (threads, dual) in [(1, false), (2, true), (1, true)] {
+        for (threads, dual, switch_sides) in [
+            (1, false, false),
+            (2, true, false),
+            (1, true, false),
+            (1, true, true),
+            (2, true, true),
+        ] {
             let opts = SearchOptions {
                 threads,
                 dual,
+                switch_sides,
                 ..SearchOptions::default()
             };
             let (s, _) = solve_checked(h, &c, &opts);
-            assert_eq!(s.len() as u8, d, "threads {threads} dual {dual}");
+            assert_eq!(
+                s.len() as u8,
+                d,
+                "threads {threads} dual {dual} {switch_sides}"
+            );
         }
     }
+}
+
+/// Extending each node on the side that reads more (the position or its inverse) finds
+/// solutions of the same lengths as `korf`, each checked on the position, and searches a
+/// different tree than always extending the position (so the switching did happen).
+#[test]
+fn switching_sides_keeps_lengths() {
+    let h = crate::testing::sym48e0();
+    let mut rng = Rng::new(4848);
+    let mut differ = 0;
+    for k in 0..12 {
+        let c = random_walk(&mut rng, 8 + k % 6);
+        let base = SearchOptions {
+            dual: true,
+            ..SearchOptions::default()
+        };
+        let (want, _) = solve_checked(crate::testing::korf6(), &c, &base);
+        let (plain, plain_iters) = complete_iterations(h, &c, &base);
+        let switching = SearchOptions {
+            switch_sides: true,
+            ..base
+        };
+        let (len, iters) = complete_iterations(h, &c, &switching);
+        assert_eq!((plain, len), (want.len(), want.len()), "{c:?}");
+        differ += (iters != plain_iters) as usize;
+    }
+    assert!(differ > 0, "the switching never changed the search");
 }
 
 /// ... and on random walks, compared with their brute-force distance.

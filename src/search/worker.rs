@@ -2,10 +2,29 @@
 //! with a fixed bound, switching lane at every memory round so that the entries one lane
 //! prefetched arrive while the others compute; it counts nodes and the smallest `g + h` that
 //! exceeded the bound.
+//!
+//! **Switching sides** ([`SearchOptions::switch_sides`], off by default). When every lookup is
+//! the coset table `sym48e0` read on the position and its inverse, a node may be extended on
+//! either side: a move `m` after the position (`P · m`) or, equally, a move `m` after the
+//! inverse (`P⁻¹ · m`, i.e. the premove `m⁻¹ · P`). Every solution of a node is found from
+//! either side (its last move, taken off the end, is a move of the inverse side). With the
+//! option, each child is extended on the side whose value is larger (a tie keeps the side).
+//! The solution is the position side's moves followed by the inverse side's, reversed and
+//! inverted. Each side keeps its own canonical-sequence rule; the side chosen for a node
+//! depends on the node and its path's sides alone, so no node is reached twice by making its
+//! two sides' moves in another order.
+//!
+//! Why off: it does not pay here. Bound 15 (complete) of the first four positions of
+//! `optimal-17.txt`, one thread, nodes: never switching 21.8 M, 37.7 M, 32.3 M, 37.7 M; the
+//! larger side 23.5 M, 37.0 M, 33.2 M, 36.5 M; the smaller side 34.6 M, 52.1 M, 53.4 M,
+//! 54.4 M; H48's rule (the other side when this one's value equals the budget and the other's
+//! does not; nissy-core `solve_h48`) 26.0 M, 44.6 M on the first two. The cuts that rule
+//! enables (no half turn on the side opposite a tight one) are already made by the lookups:
+//! a half turn leaves the other side's coset, hence its value, unchanged.
 
 use super::cut::raise_and_cut;
 use super::heuristic::{Heuristic, Lookup};
-use super::node::{Bounds, Expansion, Frame, Node, TRACKED, corner_entry, push_frame};
+use super::node::{Bounds, Expansion, Frame, Node, SWITCH, TRACKED, corner_entry, push_frame};
 use super::options::SearchOptions;
 use crate::coord::{MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
@@ -21,8 +40,9 @@ pub(super) struct Lane {
     /// for each expanded node of a path, and those are at most `bound` deep.
     frames: Vec<Frame>,
     depth: usize,
-    /// Moves from the unit's node to the node being expanded.
-    path: Vec<Move>,
+    /// Moves from the unit's node to the node being expanded, each with the side it was made
+    /// on (true: the inverse's, see the module docs).
+    path: Vec<(Move, bool)>,
     /// The unit being searched (index into the units).
     unit: usize,
     /// Depth of the unit's node.
@@ -62,6 +82,7 @@ impl Lane {
                 idx_dual: [0; BATCH],
                 alive: 0,
                 h: [0; BATCH],
+                switch: 0,
                 vals: [[0; BATCH]; TRACKED + 1],
                 read: 0,
                 bounds: Bounds::UNKNOWN,
@@ -98,6 +119,8 @@ pub(super) struct Worker<'a> {
     skippable: u32,
     /// Lanes per thread ([`SearchOptions::lanes`], at least 1).
     lanes: usize,
+    /// Extend each node on the side that reads the larger value (module docs).
+    switch_sides: bool,
     /// Run the baseline-CPU search loop ([`SearchOptions::baseline_cpu`]).
     baseline_cpu: bool,
     /// The corner successor table and the index of the corner lookup it answers, when the
@@ -134,6 +157,15 @@ impl<'a> Worker<'a> {
                     && successors.is_none_or(|(_, corner)| i != corner)
             })
             .fold(0, |s, (i, _)| s | 1 << i);
+        // Side switching needs a heuristic that reads position and inverse alike: only coset
+        // tables read both ways (the corner coordinates belong to the position).
+        let switch_sides = opts.switch_sides
+            && dual
+            && successors.is_none()
+            && h.lookups().iter().all(|l| {
+                let (pat, _) = h.table(l);
+                l.conj.is_none() && pat.coset_holds_half_turns() && pat.reads_position()
+            });
         Worker {
             h,
             mt: MoveTables::get(),
@@ -142,6 +174,7 @@ impl<'a> Worker<'a> {
             bound,
             skippable,
             lanes: opts.lanes.max(1),
+            switch_sides,
             baseline_cpu: opts.baseline_cpu,
             successors,
             nodes: 0,
@@ -207,10 +240,8 @@ impl<'a> Worker<'a> {
             }
             lane.expanding = false;
             if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth], self.mt) {
-                let mut moves = work.units[lane.unit].moves.clone();
-                moves.extend_from_slice(&lane.path);
-                moves.push(m);
-                return Step::Solved(moves);
+                lane.path.push((m, lane.exp.node.flipped));
+                return Step::Solved(solution(&work.units[lane.unit].moves, &lane.path));
             }
             lane.depth += 1;
         }
@@ -246,7 +277,8 @@ impl<'a> Worker<'a> {
                 lane.path.pop();
                 continue;
             }
-            let (mi, _) = top.children[top.next as usize];
+            let (byte, _) = top.children[top.next as usize];
+            let mi = byte & !SWITCH;
             let bounds = top.bounds[top.next as usize];
             top.next += 1;
             let g = lane.g0 + depth; // depth of the child
@@ -257,9 +289,13 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let m = Move::from_index(mi as usize);
-            let child = top.node.child(mi as usize, self.track_p, self.mt);
-            lane.path.push(m);
-            self.begin(&mut lane.exp, &child, g, m.face_index(), bounds);
+            let mut child = top.node.child(mi as usize, self.track_p, self.mt);
+            lane.path.push((m, top.node.flipped));
+            let mut last = m.face_index();
+            if byte & SWITCH != 0 {
+                last = child.switch_sides(last);
+            }
+            self.begin(&mut lane.exp, &child, g, last, bounds);
             lane.expanding = true;
             return Step::Working;
         }
@@ -280,6 +316,7 @@ impl<'a> Worker<'a> {
         e.g = g;
         e.alive = allowed;
         e.h = [0; BATCH];
+        e.switch = 0;
         e.read = 0;
         e.bounds = bounds;
         e.skipped = 0;
@@ -408,8 +445,18 @@ impl<'a> Worker<'a> {
                 }
             }
         } else if self.dual && !pat.is_self_dual() {
-            for k in Members(e.alive) {
-                vals[k] = table.get(e.idx[k]).max(table.get(e.idx_dual[k]));
+            if self.switch_sides {
+                let mut switch = 0;
+                for k in Members(e.alive) {
+                    let (own, other) = (table.get(e.idx[k]), table.get(e.idx_dual[k]));
+                    vals[k] = own.max(other);
+                    switch |= ((other > own) as u32) << k;
+                }
+                e.switch = switch;
+            } else {
+                for k in Members(e.alive) {
+                    vals[k] = table.get(e.idx[k]).max(table.get(e.idx_dual[k]));
+                }
             }
         } else {
             for k in Members(e.alive) {
@@ -424,6 +471,21 @@ impl<'a> Worker<'a> {
         e.lookup += 1;
         e.pending = false;
     }
+}
+
+/// The solution of a unit reached by `prefix` (moves on the position) whose search made the
+/// moves of `path` (each with its side, true for the inverse's): the position side's moves,
+/// then the inverse side's reversed and inverted (see the module docs).
+fn solution(prefix: &[Move], path: &[(Move, bool)]) -> Vec<Move> {
+    let mut moves = prefix.to_vec();
+    moves.extend(path.iter().filter(|(_, inv)| !inv).map(|(m, _)| *m));
+    moves.extend(
+        path.iter()
+            .rev()
+            .filter(|(_, inv)| *inv)
+            .map(|(m, _)| m.inverse()),
+    );
+    moves
 }
 
 /// The half turns U2 R2 F2 D2 L2 B2 as a move set (bit `m` for move index `m`).
@@ -480,6 +542,30 @@ pub(super) struct Unit {
 
 #[cfg(test)]
 mod tests {
+    /// Position-side moves first, then the inverse side's reversed and inverted; the result
+    /// solves a position made by premoves and moves as the search makes them.
+    #[test]
+    fn solutions_join_the_two_sides() {
+        use crate::cube::{Cube, parse_moves};
+        let m = |s: &str| parse_moves(s).unwrap()[0];
+        let path = [
+            (m("U"), false),
+            (m("F"), true),
+            (m("L2"), false),
+            (m("B'"), true),
+        ];
+        let got = super::solution(&[m("R")], &path);
+        assert_eq!(got, parse_moves("R U L2 B F'").unwrap());
+        // A position the search would solve that way: R U L2 on the position side and F B' on
+        // the inverse side bring it to solved.
+        let p = Cube::from_moves(&got).inverse();
+        let mut own = p.apply_seq(&[m("R"), m("U"), m("L2")]);
+        for inv in [m("F"), m("B'")] {
+            own = inv.inverse_cube().compose(&own);
+        }
+        assert!(own.is_solved());
+    }
+
     #[test]
     fn half_turn_set() {
         for m in crate::cube::Move::all() {

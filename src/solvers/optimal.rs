@@ -30,6 +30,9 @@ pub struct OptimalConfig {
     pub sym: bool,
     /// Derive the corner successor table ([`OptimalSolver::derive_corner_successors`]).
     pub successors: bool,
+    /// Let the search extend a node's inverse where that reads more
+    /// ([`SearchOptions::switch_sides`]; only the `sym48` set allows it; off by default).
+    pub switch_sides: bool,
 }
 
 impl OptimalConfig {
@@ -41,6 +44,7 @@ impl OptimalConfig {
             threads: self.threads,
             max_depth: self.max_depth,
             dual: self.dual || self.patterns.iter().any(|p| p.coset_holds_half_turns()),
+            switch_sides: self.switch_sides,
             ..SearchOptions::default()
         }
     }

@@ -104,6 +104,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 dual: args.dual,
                 sym: false,
                 successors: true,
+                switch_sides: false,
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
