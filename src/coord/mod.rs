@@ -1,5 +1,6 @@
 //! Coordinates: numbers that each describe one aspect of a position, with move tables, and the
-//! cube symmetries that act on them ([`symmetry`]).
+//! cube symmetries that act on them ([`symmetry`]), and whole positions up to symmetry
+//! ([`positions`]).
 //!
 //! A coordinate is a number that describes one aspect of a position (corner twists, edge flips,
 //! where the four UD-slice edges are, ...). A search that keeps coordinates never touches
@@ -26,6 +27,7 @@
 //! can use them on mirrored cubes too.
 
 pub mod coset;
+pub mod positions;
 pub mod symmetry;
 
 use std::sync::OnceLock;

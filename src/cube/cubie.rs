@@ -136,6 +136,30 @@ impl Cube {
         r
     }
 
+    /// The same cubies with every corner twist negated (`t → −t mod 3`): the corner part of
+    /// conjugation by a mirror, which turns clockwise twists into counter-clockwise ones
+    /// (`coord::positions` composes it with the mirror's permutation).
+    #[inline(always)]
+    pub fn with_twists_negated(&self) -> Cube {
+        let mut r = *self;
+        let mut x = u64::from_le_bytes(self.corners[..8].try_into().expect("8 bytes"));
+        // Twist bits 4 and 5 of each corner byte swap places: 1 ↔ 2, 0 stays.
+        x = (x & 0x0f0f_0f0f_0f0f_0f0f)
+            | ((x & 0x1010_1010_1010_1010) << 1)
+            | ((x & 0x2020_2020_2020_2020) >> 1);
+        r.corners[..8].copy_from_slice(&x.to_le_bytes());
+        r
+    }
+
+    /// A cheap total order key, injective on positions: the corner bytes, then the edge bytes.
+    #[inline(always)]
+    pub fn order_key(&self) -> (u64, u64, u32) {
+        let c = u64::from_le_bytes(self.corners[..8].try_into().expect("8 bytes"));
+        let e = u64::from_le_bytes(self.edges[..8].try_into().expect("8 bytes"));
+        let f = u32::from_le_bytes(self.edges[8..12].try_into().expect("4 bytes"));
+        (c, e, f)
+    }
+
     /// Is this the solved cube?
     #[inline(always)]
     pub fn is_solved(&self) -> bool {
