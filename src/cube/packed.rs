@@ -57,40 +57,77 @@ pub fn unpack(mut k: u128) -> Cube {
 /// Layer `d + 1` from layer `d` (`cur`) and layer `d − 1` (`prev`, empty for `d = 0`), both
 /// sorted. Uses the current rayon pool.
 pub fn next_layer(prev: &[u128], cur: &[u128]) -> Vec<u128> {
-    let mut next = vec![0u128; cur.len() * Move::COUNT];
-    next.par_chunks_mut(Move::COUNT)
+    next_layer_by(prev, cur, false, pack)
+}
+
+/// [`next_layer`] with another key: `key` must map positions to keys whose low 100 bits are
+/// [`pack`] of some position, and equal keys must mean equally distant positions (as the
+/// canonical key of a symmetry class does: `stats::distances`). Bits above 100 may carry data
+/// that is a function of the key's position (ignored by [`unpack`]).
+///
+/// With `premoves` the neighbours `m·c` count too (36 a key): a key that stands for a class
+/// closed under inversion needs them, because the class member `c⁻¹` has the neighbours
+/// `c⁻¹·m = (m⁻¹·c)⁻¹`, whose classes are those of the premoves of `c`.
+pub fn next_layer_by(
+    prev: &[u128],
+    cur: &[u128],
+    premoves: bool,
+    key: impl Fn(&Cube) -> u128 + Sync,
+) -> Vec<u128> {
+    let per_key = if premoves { 2 } else { 1 } * Move::COUNT;
+    let mut next = vec![0u128; cur.len() * per_key];
+    next.par_chunks_mut(per_key)
         .zip(cur.par_iter())
         .for_each(|(out, &k)| {
             let c = unpack(k);
-            for (o, m) in out.iter_mut().zip(Move::all()) {
-                *o = pack(&c.apply(m));
+            let (post, pre) = out.split_at_mut(Move::COUNT);
+            for (o, m) in post.iter_mut().zip(Move::all()) {
+                *o = key(&c.apply(m));
+            }
+            for (o, m) in pre.iter_mut().zip(Move::all()) {
+                *o = key(&m.cube().compose(&c));
             }
         });
     next.par_sort_unstable();
     next.dedup();
-    // Drop the keys of layers d and d − 1: one merge walk over the three sorted vectors.
-    let (mut i, mut j) = (0, 0);
-    next.retain(|k| {
-        while i < cur.len() && cur[i] < *k {
-            i += 1;
-        }
-        while j < prev.len() && prev[j] < *k {
-            j += 1;
-        }
-        !(cur.get(i) == Some(k) || prev.get(j) == Some(k))
-    });
+    remove_members(&mut next, cur, prev);
     next.shrink_to_fit();
     next
 }
 
+/// Drops from the sorted `keys` those in `a` or `b` (both sorted): the keys of layers `d` and
+/// `d − 1` among the neighbours of layer `d`. One merge walk over the three vectors.
+pub fn remove_members(keys: &mut Vec<u128>, a: &[u128], b: &[u128]) {
+    let (mut i, mut j) = (0, 0);
+    keys.retain(|k| {
+        while i < a.len() && a[i] < *k {
+            i += 1;
+        }
+        while j < b.len() && b[j] < *k {
+            j += 1;
+        }
+        !(a.get(i) == Some(k) || b.get(j) == Some(k))
+    });
+}
+
 /// Runs the search to `max_depth`, calling `on_layer(d, layer)` for each layer 0..=max_depth as
 /// it is finished; keeps only the two layers the next step needs.
-pub fn for_each_layer(max_depth: u8, mut on_layer: impl FnMut(u8, &[u128])) {
+pub fn for_each_layer(max_depth: u8, on_layer: impl FnMut(u8, &[u128])) {
+    for_each_layer_by(max_depth, false, pack, on_layer)
+}
+
+/// [`for_each_layer`] with the neighbours and key of [`next_layer_by`].
+pub fn for_each_layer_by(
+    max_depth: u8,
+    premoves: bool,
+    key: impl Fn(&Cube) -> u128 + Sync,
+    mut on_layer: impl FnMut(u8, &[u128]),
+) {
     let mut prev: Vec<u128> = Vec::new();
-    let mut cur = vec![pack(&Cube::SOLVED)];
+    let mut cur = vec![key(&Cube::SOLVED)];
     on_layer(0, &cur);
     for d in 1..=max_depth {
-        let next = next_layer(&prev, &cur);
+        let next = next_layer_by(&prev, &cur, premoves, &key);
         prev = std::mem::replace(&mut cur, next);
         on_layer(d, &cur);
     }

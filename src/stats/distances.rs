@@ -1,28 +1,148 @@
 //! Exact distances of the full cube from solved (HTM), counted with the layered breadth-first
-//! search over whole positions of [`crate::cube::packed`]: the published counts to check
-//! against, the counts, and a bound on the search's peak memory ([`peak_bytes`], checked before
-//! the work starts).
+//! search of [`crate::cube::packed`], over whole positions or over classes of positions under
+//! the 48 symmetries (and inversion) of [`crate::coord::positions`]: the published counts to
+//! check against, the counts, and an estimate of the search's peak memory ([`peak_bytes`],
+//! checked before the work starts).
+//!
+//! The class search keeps one key a class: the representative's [`pack`] in the low 100 bits
+//! and the stabilizer's order above ([`class_key`]). Conjugates and the inverse of a position
+//! are as far from solved as it is, so a class's distance is well defined, and a neighbour of a
+//! class at distance `d` lies in a class at distance `d − 1`, `d` or `d + 1`: the layered
+//! search over class keys is exact, and a layer's position count is the sum of its classes'
+//! sizes (group order / stabilizer order). The neighbours of a class are its representative's
+//! 18 moves, and with inversion also its 18 premoves (the moves of the inverse member): twice
+//! the keys per class, so the two reductions make the same number of neighbour keys, and
+//! inversion halves the layers kept.
 
-use crate::cube::Move;
-use crate::cube::packed::{KEY_BYTES, for_each_layer};
+use crate::coord::positions::{Conjugator, Reduction};
+use crate::cube::packed::{KEY_BYTES, for_each_layer, for_each_layer_by, pack};
+use crate::cube::{Cube, Move};
 use crate::stats::predict::tree_sizes;
+use rayon::prelude::*;
 
-/// Published numbers of positions at exact distance 0..=7 in HTM (Rokicki, Kociemba, Davidson,
+/// Published numbers of positions at exact distance 0..=10 in HTM (Rokicki, Kociemba, Davidson,
 /// Dethridge, "The diameter of the Rubik's Cube group is twenty", SIAM J. Discrete Math. 27
-/// (2013); table at cube20.org).
-pub const PUBLISHED: [u64; 8] = [1, 18, 243, 3240, 43239, 574908, 7618438, 100803036];
+/// (2013); table at cube20.org; OEIS A080601).
+pub const PUBLISHED: [u64; 11] = [
+    1,
+    18,
+    243,
+    3240,
+    43239,
+    574908,
+    7618438,
+    100803036,
+    1332343288,
+    17596479795,
+    232248063316,
+];
 
-/// Number of positions at each exact distance 0..=max_depth.
-pub fn counts(max_depth: u8) -> Vec<u64> {
+/// Published numbers of classes under the 48 symmetries at distance 0..=10 in HTM (Jerry
+/// Bryan, "Rubik's cube results", jerrybryan.com/math/rubikresults.html: "patterns unique up
+/// to symmetry", face turn metric).
+pub const PUBLISHED_CLASSES_SYM: [u64; 11] = [
+    1, 2, 9, 75, 934, 12077, 159131, 2101575, 27762103, 366611212, 4838564147,
+];
+
+/// The layer sizes of one search: positions, and classes (equal to positions for a search
+/// over whole positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerCount {
+    pub positions: u64,
+    pub classes: u64,
+}
+
+/// Bit where a class key's stabilizer order starts (above the 100 bits of [`pack`]).
+const STABILIZER_SHIFT: u32 = 100;
+
+/// The key of `c`'s class under `r`: the representative packed, and the stabilizer's order.
+#[inline]
+pub fn class_key(k: &Conjugator, c: &Cube, r: Reduction) -> u128 {
+    let canon = k.canonical(c, r);
+    pack(&canon.cube) | (canon.stabilizer as u128) << STABILIZER_SHIFT
+}
+
+/// The number of positions in the class of a [`class_key`].
+#[inline]
+pub fn class_size(key: u128, r: Reduction) -> u64 {
+    (r.order() / (key >> STABILIZER_SHIFT) as u32) as u64
+}
+
+/// Layer sizes 0..=max_depth, over whole positions (`None`) or classes under `r`, with
+/// `on_layer(d, count)` called as each layer is done. Uses the current rayon pool.
+pub fn layer_counts(
+    max_depth: u8,
+    reduction: Option<Reduction>,
+    mut on_layer: impl FnMut(u8, LayerCount),
+) -> Vec<LayerCount> {
     let mut out = Vec::new();
-    for_each_layer(max_depth, |_, layer| out.push(layer.len() as u64));
+    let mut record = |d: u8, n: LayerCount| {
+        on_layer(d, n);
+        out.push(n);
+    };
+    match reduction {
+        None => for_each_layer(max_depth, |d, layer| {
+            let n = layer.len() as u64;
+            record(
+                d,
+                LayerCount {
+                    positions: n,
+                    classes: n,
+                },
+            )
+        }),
+        Some(r) => {
+            let k = Conjugator::new();
+            for_each_layer_by(
+                max_depth,
+                r == Reduction::SymmetryAndInverse,
+                |c| class_key(&k, c, r),
+                |d, layer| {
+                    let positions = layer.par_iter().map(|&key| class_size(key, r)).sum();
+                    let classes = layer.len() as u64;
+                    record(d, LayerCount { positions, classes })
+                },
+            )
+        }
+    }
     out
 }
 
-/// An upper bound on the peak memory (bytes) of [`for_each_layer`] to `max_depth`. A position
-/// at distance `d` is reached by a canonical sequence of `d` moves, so the canonical tree sizes
-/// bound the layer sizes; the peak is the last step's neighbour vector plus its two input layers.
-pub fn peak_bytes(max_depth: u8) -> u128 {
+/// Number of positions at each exact distance 0..=max_depth (search over whole positions).
+pub fn counts(max_depth: u8) -> Vec<u64> {
+    layer_counts(max_depth, None, |_, _| {})
+        .iter()
+        .map(|n| n.positions)
+        .collect()
+}
+
+/// An estimate of the peak memory (bytes) of [`layer_counts`] to `max_depth`: the last step's
+/// neighbour vector plus its two input layers and its output. Over whole positions it bounds
+/// the layers by the canonical tree sizes (a position at distance `d` is reached by a canonical
+/// sequence of `d` moves); over classes it takes the published position counts over the
+/// group's order, plus 5 % for the symmetric classes (about 0.01 % more at depth 9 under the
+/// 48 symmetries), and `None` past the published depths.
+pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>) -> Option<u128> {
+    let Some(r) = reduction else {
+        return Some(peak_bytes_plain(max_depth));
+    };
+    let classes = |d: usize| -> Option<u128> {
+        let p = *PUBLISHED.get(d)? as u128;
+        Some(p * 105 / (100 * r.order() as u128) + 1)
+    };
+    (1..=max_depth as usize)
+        .map(|d| {
+            let cur = classes(d - 1)?;
+            let prev = if d >= 2 { classes(d - 2)? } else { 0 };
+            let next = classes(d)?;
+            let per_class = Move::COUNT as u128 * (r.order() / 48) as u128;
+            Some((per_class * cur + cur + prev + next) * KEY_BYTES as u128)
+        })
+        .try_fold(KEY_BYTES as u128, |m, x| Some(m.max(x?)))
+}
+
+/// [`peak_bytes`] over whole positions: an upper bound.
+fn peak_bytes_plain(max_depth: u8) -> u128 {
     let n = tree_sizes(max_depth as usize);
     let step = |d: usize| {
         let cur = n[d - 1];
@@ -48,8 +168,61 @@ mod tests {
     #[test]
     fn peak_estimate_bounds_the_vectors() {
         // Depth 2: 18 neighbours of each of the 18 positions at depth 1, plus layers 1 and 0.
-        assert_eq!(peak_bytes(2), (18 * 18 + 18 + 1) * 16);
-        assert!(peak_bytes(7) < 3 << 30);
-        assert!(peak_bytes(8) > 24 << 30);
+        assert_eq!(peak_bytes(2, None), Some((18 * 18 + 18 + 1) * 16));
+        assert!(peak_bytes(7, None).unwrap() < 3 << 30);
+        assert!(peak_bytes(8, None).unwrap() > 24 << 30);
+        let both = Some(Reduction::SymmetryAndInverse);
+        assert!(peak_bytes(9, both).unwrap() < 12 << 30);
+        assert!(peak_bytes(10, both).unwrap() > 24 << 30);
+        assert_eq!(peak_bytes(11, both), None);
+    }
+
+    /// The class searches count the same positions as the search over whole positions, their
+    /// class counts under the 48 symmetries are Bryan's, and with inversion there are fewer.
+    #[test]
+    fn class_searches_count_the_positions() {
+        let plain = counts(6);
+        assert_eq!(plain, PUBLISHED[..7].to_vec());
+        let sym = layer_counts(6, Some(Reduction::Symmetry), |_, _| {});
+        let both = layer_counts(6, Some(Reduction::SymmetryAndInverse), |_, _| {});
+        for d in 0..=6 {
+            assert_eq!(sym[d].positions, plain[d], "depth {d}");
+            assert_eq!(both[d].positions, plain[d], "depth {d}");
+            assert_eq!(sym[d].classes, PUBLISHED_CLASSES_SYM[d], "depth {d}");
+            assert!(both[d].classes <= sym[d].classes);
+            assert!(both[d].classes * 96 >= plain[d]);
+        }
+        assert!(both[6].classes < sym[6].classes * 6 / 10);
+    }
+
+    /// Each class of a layer, expanded to its members, gives exactly that layer of positions.
+    #[test]
+    fn classes_expand_to_the_layers() {
+        use crate::cube::packed::unpack;
+        use std::collections::HashSet;
+        let k = Conjugator::new();
+        let r = Reduction::SymmetryAndInverse;
+        let mut layers: Vec<Vec<u128>> = Vec::new();
+        for_each_layer(4, |_, l| layers.push(l.to_vec()));
+        for_each_layer_by(
+            4,
+            true,
+            |c| class_key(&k, c, r),
+            |d, classes| {
+                let mut members = HashSet::new();
+                for &key in classes {
+                    let c = unpack(key);
+                    let before = members.len();
+                    for side in [c, c.inverse()] {
+                        for s in 0..48 {
+                            members.insert(pack(&k.conj(&side, s)));
+                        }
+                    }
+                    assert_eq!((members.len() - before) as u64, class_size(key, r));
+                }
+                let want: HashSet<u128> = layers[d as usize].iter().copied().collect();
+                assert_eq!(members, want, "depth {d}");
+            },
+        );
     }
 }
