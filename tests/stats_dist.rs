@@ -27,32 +27,54 @@ fn pdb_dir() -> &'static str {
     })
 }
 
-/// Depths 0..=5 match the published counts (Rokicki et al., cube20.org); the note names the
-/// command and the peak memory; the CSV plots.
+/// Depths 0..=5 match the published counts (Rokicki et al., cube20.org) over classes under the
+/// 48 symmetries and inversion (the default), over classes under the 48 symmetries (whose
+/// counts are Bryan's) and over whole positions; the note names the command and the peak
+/// memory; the CSV plots.
 #[test]
 fn distances_to_depth_5_match_published() {
-    let csv = scratch().join("distances.csv");
-    let o = optcube(&[
-        "stats",
-        "distances",
-        "--max-depth",
-        "5",
-        "--out",
-        csv.to_str().unwrap(),
-        "--threads",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        std::fs::read_to_string(&csv).unwrap(),
-        "depth,count\n0,1\n1,18\n2,243\n3,3240\n4,43239\n5,574908\n"
-    );
-    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap();
-    assert!(md.contains("stats distances --max-depth 5"), "{md}");
-    assert!(md.contains("peak resident memory"), "{md}");
-    assert!(!md.contains("NO"), "{md}");
-    assert!(stderr(&o).contains("depth  5"), "{}", stderr(&o));
+    let positions = ["1", "18", "243", "3240", "43239", "574908"];
+    let bryan = ["1", "2", "9", "75", "934", "12077"];
+    for reduce in ["sym-inv", "sym", "none"] {
+        let csv = scratch().join(format!("distances-{reduce}.csv"));
+        let o = optcube(&[
+            "stats",
+            "distances",
+            "--max-depth",
+            "5",
+            "--reduce",
+            reduce,
+            "--out",
+            csv.to_str().unwrap(),
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows[0], ["depth", "count", "classes"]);
+        assert_eq!(rows.len(), 7, "{text}");
+        for d in 0..6 {
+            assert_eq!(rows[d + 1][0], d.to_string());
+            assert_eq!(rows[d + 1][1], positions[d], "{reduce}: {text}");
+            match reduce {
+                "sym" => assert_eq!(rows[d + 1][2], bryan[d], "{text}"),
+                "none" => assert_eq!(rows[d + 1][2], positions[d], "{text}"),
+                _ => {
+                    let classes: u64 = rows[d + 1][2].parse().unwrap();
+                    let sym: u64 = bryan[d].parse().unwrap();
+                    assert!(classes <= sym && 2 * classes >= sym, "{text}");
+                }
+            }
+        }
+        let md = std::fs::read_to_string(csv.with_extension("md")).unwrap();
+        assert!(md.contains("stats distances --max-depth 5"), "{md}");
+        assert!(md.contains("peak resident memory"), "{md}");
+        assert!(!md.contains("NO"), "{md}");
+        assert!(stderr(&o).contains("depth  5"), "{}", stderr(&o));
+    }
 
+    let csv = scratch().join("distances-sym.csv");
     let svg = scratch().join("distances.svg");
     let o = optcube(&[
         "stats",
@@ -66,24 +88,33 @@ fn distances_to_depth_5_match_published() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let s = std::fs::read_to_string(&svg).unwrap();
-    assert_eq!(s.matches(r#"class="bar""#).count(), 6);
+    // Two series (positions, classes) of six depths.
+    assert_eq!(s.matches(r#"class="bar""#).count(), 12);
     assert!(s.contains("Distances"));
 }
 
-/// A depth whose search cannot fit in memory is refused before any work, with the estimate.
+/// A depth whose search cannot fit in memory is refused before any work, with the estimate;
+/// so is one past the published counts the class estimate needs, and one past 20.
 #[test]
 fn distances_refuses_what_does_not_fit() {
-    let o = optcube(&[
-        "stats",
-        "distances",
-        "--max-depth",
-        "12",
-        "--out",
-        "/nonexistent/x.csv",
-    ]);
+    for (depth, reduce) in [("10", "sym-inv"), ("9", "none")] {
+        let o = optcube(&[
+            "stats",
+            "distances",
+            "--max-depth",
+            depth,
+            "--reduce",
+            reduce,
+            "--out",
+            "/nonexistent/x.csv",
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let e = stderr(&o);
+        assert!(e.contains("MB") && e.contains("MemAvailable"), "{e}");
+    }
+    let o = optcube(&["stats", "distances", "--max-depth", "12"]);
     assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
-    assert!(e.contains("MB") && e.contains("MemAvailable"), "{e}");
+    assert!(stderr(&o).contains("no published count"), "{}", stderr(&o));
     let o = optcube(&["stats", "distances", "--max-depth", "21"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("20"), "{}", stderr(&o));

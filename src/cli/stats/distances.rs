@@ -1,21 +1,55 @@
 //! `optcube stats distances`: positions at each exact distance from solved, by the layered
-//! breadth-first search of [`optcube::cube::packed`]; CSV `depth,count` and a Markdown note
-//! (command, time, peak memory, comparison with the published counts).
+//! breadth-first search of [`optcube::stats::distances`] over classes of positions under the
+//! 48 symmetries and inversion (or the 48 symmetries, or whole positions); CSV
+//! `depth,count,classes` and a Markdown note (command, time, peak memory, comparison with the
+//! published counts).
 
 use super::output::{command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
-use optcube::cube::packed::for_each_layer;
+use optcube::coord::positions::Reduction;
 use optcube::progress::{Progress, ProgressMode};
-use optcube::stats::distances::{PUBLISHED, peak_bytes};
+use optcube::stats::distances::{PUBLISHED, PUBLISHED_CLASSES_SYM, layer_counts, peak_bytes};
 use optcube::sys::available_memory;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// What one key of the search stands for.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Reduce {
+    /// Whole positions (16 bytes each).
+    None,
+    /// Classes under the 48 symmetries (rotations and mirrors).
+    Sym,
+    /// Classes under the 48 symmetries and inversion (up to 96 positions each).
+    SymInv,
+}
+
+impl Reduce {
+    fn reduction(self) -> Option<Reduction> {
+        match self {
+            Reduce::None => None,
+            Reduce::Sym => Some(Reduction::Symmetry),
+            Reduce::SymInv => Some(Reduction::SymmetryAndInverse),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Reduce::None => "whole positions",
+            Reduce::Sym => "classes under the 48 symmetries",
+            Reduce::SymInv => "classes under the 48 symmetries and inversion",
+        }
+    }
+}
+
 #[derive(clap::Args)]
 pub struct DistancesArgs {
-    /// Largest distance to count (7 needs about 2.4 GB and a minute on 2 cores).
+    /// Largest distance to count (9 needs about 8 GB and some minutes on 2 cores).
     #[arg(long, value_name = "D")]
     max_depth: u8,
+    /// Count classes of positions (each with its size) instead of positions.
+    #[arg(long, value_enum, default_value = "sym-inv")]
+    reduce: Reduce,
     /// CSV output; a Markdown note goes beside it (same name, `.md`).
     #[arg(long, value_name = "FILE", default_value = "results/distances.csv")]
     out: PathBuf,
@@ -31,15 +65,29 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             args.max_depth
         )));
     }
-    let need = peak_bytes(args.max_depth);
+    let reduction = args.reduce.reduction();
+    let Some(need) = peak_bytes(args.max_depth, reduction) else {
+        return Err(Failure(format!(
+            "--max-depth {}: no published count to estimate the memory of {} from (depth 10 is \
+             the last)",
+            args.max_depth,
+            args.reduce.describe()
+        )));
+    };
     let mb = |b: u128| b >> 20;
     match available_memory() {
         Some(have) if need > have as u128 => {
             return Err(Failure(format!(
-                "--max-depth {}: the search needs up to {} MB (16 bytes a position, estimate from \
-                 the canonical tree sizes), only {} MB available (MemAvailable)",
+                "--max-depth {}: the search over {} needs about {} MB (16 bytes a key, estimate \
+                 from {}), only {} MB available (MemAvailable)",
                 args.max_depth,
+                args.reduce.describe(),
                 mb(need),
+                if reduction.is_some() {
+                    "the published counts"
+                } else {
+                    "the canonical tree sizes"
+                },
                 mb(have as u128)
             )));
         }
@@ -48,8 +96,9 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     }
     let threads = with_threads(args.threads, || Ok(rayon::current_num_threads()))?;
     eprintln!(
-        "distances to depth {}: estimated peak memory {} MB, {threads} threads",
+        "distances to depth {} over {}: estimated peak memory {} MB, {threads} threads",
         args.max_depth,
+        args.reduce.describe(),
         mb(need)
     );
     let start = Instant::now();
@@ -60,47 +109,75 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             args.max_depth as u64,
             "layers",
         );
-        let mut counts = Vec::new();
-        for_each_layer(args.max_depth, |d, layer| {
-            counts.push(layer.len() as u64);
+        let mut times = Vec::new();
+        let counts = layer_counts(args.max_depth, reduction, |d, n| {
+            times.push(progress.elapsed());
             progress.println(&format!(
-                "depth {d:2}: {:>14} positions ({:.1} s)",
-                layer.len(),
-                progress.elapsed()
+                "depth {d:2}: {:>15} positions {:>14} classes ({:.1} s, {} MB resident)",
+                n.positions,
+                n.classes,
+                progress.elapsed(),
+                peak_memory_bytes().map_or("?".into(), |b| (b >> 20).to_string())
             ));
             progress.update(d as u64, &format!("depth {d}"));
         });
         let secs = progress.elapsed();
         progress.finish(&format!("{} layers in {secs:.1} s", counts.len()));
-        Ok(counts)
+        Ok((counts, times))
     })?;
+    let (counts, times) = counts;
     let seconds = start.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
 
-    let mut csv = String::from("depth,count\n");
-    let mut table =
-        String::from("| depth | positions | published | match |\n|---:|---:|---:|---|\n");
-    for (d, &n) in counts.iter().enumerate() {
-        csv += &format!("{d},{n}\n");
-        let (published, matches) = match PUBLISHED.get(d) {
-            Some(&p) => (p.to_string(), if p == n { "yes" } else { "NO" }),
-            None => ("".into(), ""),
+    let mut csv = String::from("depth,count,classes\n");
+    let class_col = args.reduce == Reduce::Sym;
+    let mut table = String::from(
+        "| depth | positions | published | classes | published classes | match | done at (s) |\n\
+         |---:|---:|---:|---:|---:|---|---:|\n",
+    );
+    let mut all_match = true;
+    for (d, n) in counts.iter().enumerate() {
+        csv += &format!("{d},{},{}\n", n.positions, n.classes);
+        let published = PUBLISHED.get(d).copied();
+        // Bryan's class counts are for the 48 symmetries alone.
+        let published_classes = PUBLISHED_CLASSES_SYM.get(d).copied().filter(|_| class_col);
+        let checks = [
+            published.map(|p| p == n.positions),
+            published_classes.map(|p| p == n.classes),
+        ];
+        let matches = if checks.contains(&Some(false)) {
+            all_match = false;
+            "NO"
+        } else if checks.contains(&Some(true)) {
+            "yes"
+        } else {
+            ""
         };
-        table += &format!("| {d} | {n} | {published} | {matches} |\n");
-        println!("{d:2} {n:>14}");
+        let show = |x: Option<u64>| x.map_or(String::new(), |v| v.to_string());
+        table += &format!(
+            "| {d} | {} | {} | {} | {} | {matches} | {:.1} |\n",
+            n.positions,
+            show(published),
+            n.classes,
+            show(published_classes),
+            times[d]
+        );
+        println!("{d:2} {:>15} {:>14}", n.positions, n.classes);
     }
-    let all_match = counts.iter().zip(PUBLISHED).all(|(&n, p)| n == p);
     let md = format!(
         "# Positions at each distance from solved (HTM)\n\n\
          Made with `{}` ({threads} threads).\n\n\
          Wall time {seconds:.1} s; peak resident memory {} MB (VmHWM); estimated beforehand \
          {} MB.\n\n{table}\n\
-         Layered breadth-first search over sorted, deduplicated vectors of packed positions \
-         (`src/stats/distances.rs`). Published counts: Rokicki, Kociemba, Davidson, Dethridge, \
-         *The diameter of the Rubik's Cube group is twenty* (2013), cube20.org.{}\n",
+         Layered breadth-first search over sorted, deduplicated vectors of {}, 16 bytes a key \
+         (`src/stats/distances.rs`; classes: `src/coord/positions.rs`, each counted with its \
+         size). Published counts: Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the \
+         Rubik's Cube group is twenty* (2013), cube20.org, OEIS A080601; classes under the 48 \
+         symmetries: Jerry Bryan, jerrybryan.com/math/rubikresults.html.{}\n",
         command_line(),
         peak.map_or("?".into(), |b| (b >> 20).to_string()),
         mb(need),
+        args.reduce.describe(),
         if all_match {
             ""
         } else {
