@@ -78,16 +78,7 @@ pub fn next_layer_by(
     let mut next = vec![0u128; cur.len() * per_key];
     next.par_chunks_mut(per_key)
         .zip(cur.par_iter())
-        .for_each(|(out, &k)| {
-            let c = unpack(k);
-            let (post, pre) = out.split_at_mut(Move::COUNT);
-            for (o, m) in post.iter_mut().zip(Move::all()) {
-                *o = key(&c.apply(m));
-            }
-            for (o, m) in pre.iter_mut().zip(Move::all()) {
-                *o = key(&m.cube().compose(&c));
-            }
-        });
+        .for_each(|(out, &k)| neighbour_keys(&unpack(k), out, &key));
     next.par_sort_unstable();
     next.dedup();
     remove_members(&mut next, cur, prev);
@@ -95,9 +86,22 @@ pub fn next_layer_by(
     next
 }
 
+/// Writes the keys of `c`'s neighbours into `out`: its 18 moves `c·m`, then, when `out` has
+/// room for 36, its 18 premoves `m·c`.
+#[inline]
+pub fn neighbour_keys<T>(c: &Cube, out: &mut [T], key: impl Fn(&Cube) -> T) {
+    let (post, pre) = out.split_at_mut(Move::COUNT);
+    for (o, m) in post.iter_mut().zip(Move::all()) {
+        *o = key(&c.apply(m));
+    }
+    for (o, m) in pre.iter_mut().zip(Move::all()) {
+        *o = key(&m.cube().compose(c));
+    }
+}
+
 /// Drops from the sorted `keys` those in `a` or `b` (both sorted): the keys of layers `d` and
 /// `d − 1` among the neighbours of layer `d`. One merge walk over the three vectors.
-pub fn remove_members(keys: &mut Vec<u128>, a: &[u128], b: &[u128]) {
+pub fn remove_members<T: Ord>(keys: &mut Vec<T>, a: &[T], b: &[T]) {
     let (mut i, mut j) = (0, 0);
     keys.retain(|k| {
         while i < a.len() && a[i] < *k {
@@ -113,16 +117,17 @@ pub fn remove_members(keys: &mut Vec<u128>, a: &[u128], b: &[u128]) {
 /// Runs the search to `max_depth`, calling `on_layer(d, layer)` for each layer 0..=max_depth as
 /// it is finished; keeps only the two layers the next step needs.
 pub fn for_each_layer(max_depth: u8, on_layer: impl FnMut(u8, &[u128])) {
-    for_each_layer_by(max_depth, false, pack, on_layer)
+    for_each_layer_by(max_depth, false, pack, on_layer);
 }
 
-/// [`for_each_layer`] with the neighbours and key of [`next_layer_by`].
+/// [`for_each_layer`] with the neighbours and key of [`next_layer_by`]; returns the last two
+/// layers (`max_depth − 1`, empty for depth 0, and `max_depth`).
 pub fn for_each_layer_by(
     max_depth: u8,
     premoves: bool,
     key: impl Fn(&Cube) -> u128 + Sync,
     mut on_layer: impl FnMut(u8, &[u128]),
-) {
+) -> (Vec<u128>, Vec<u128>) {
     let mut prev: Vec<u128> = Vec::new();
     let mut cur = vec![key(&Cube::SOLVED)];
     on_layer(0, &cur);
@@ -131,6 +136,7 @@ pub fn for_each_layer_by(
         prev = std::mem::replace(&mut cur, next);
         on_layer(d, &cur);
     }
+    (prev, cur)
 }
 
 #[cfg(test)]

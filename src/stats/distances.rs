@@ -46,7 +46,7 @@ pub const PUBLISHED_CLASSES_SYM: [u64; 11] = [
 
 /// The layer sizes of one search: positions, and classes (equal to positions for a search
 /// over whole positions).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LayerCount {
     pub positions: u64,
     pub classes: u64,
@@ -92,20 +92,30 @@ pub fn layer_counts(
             )
         }),
         Some(r) => {
-            let k = Conjugator::new();
-            for_each_layer_by(
-                max_depth,
-                r == Reduction::SymmetryAndInverse,
-                |c| class_key(&k, c, r),
-                |d, layer| {
-                    let positions = layer.par_iter().map(|&key| class_size(key, r)).sum();
-                    let classes = layer.len() as u64;
-                    record(d, LayerCount { positions, classes })
-                },
-            )
+            class_layers(max_depth, r, record);
         }
     }
     out
+}
+
+/// The class search to `max_depth`, `record(d, count)` called for each layer; returns the
+/// last two layers.
+pub fn class_layers(
+    max_depth: u8,
+    r: Reduction,
+    mut record: impl FnMut(u8, LayerCount),
+) -> (Vec<u128>, Vec<u128>) {
+    let k = Conjugator::new();
+    for_each_layer_by(
+        max_depth,
+        r == Reduction::SymmetryAndInverse,
+        |c| class_key(&k, c, r),
+        |d, layer| {
+            let positions = layer.par_iter().map(|&key| class_size(key, r)).sum();
+            let classes = layer.len() as u64;
+            record(d, LayerCount { positions, classes })
+        },
+    )
 }
 
 /// Number of positions at each exact distance 0..=max_depth (search over whole positions).

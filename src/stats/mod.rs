@@ -4,6 +4,7 @@ pub mod distances;
 pub mod heuristic;
 pub mod plot;
 pub mod predict;
+pub mod spill;
 pub mod study;
 
 use hdrhistogram::Histogram;
