@@ -111,13 +111,56 @@ fn distances_refuses_what_does_not_fit() {
         assert_eq!(o.status.code(), Some(2));
         let e = stderr(&o);
         assert!(e.contains("MB") && e.contains("MemAvailable"), "{e}");
+        // A class search is told that the last layer can go through disk.
+        assert_eq!(e.contains("--spill"), reduce != "none", "{e}");
     }
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--max-depth",
+        "5",
+        "--reduce",
+        "none",
+        "--spill",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--reduce sym"), "{}", stderr(&o));
     let o = optcube(&["stats", "distances", "--max-depth", "12"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no published count"), "{}", stderr(&o));
     let o = optcube(&["stats", "distances", "--max-depth", "21"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("20"), "{}", stderr(&o));
+}
+
+/// The last layer counted through disk in many chunk files gives the published counts; the
+/// note says how, and the chunk directory is gone afterwards.
+#[test]
+fn distances_through_disk_match_published() {
+    let dir = scratch().join("spill");
+    let csv = dir.join("d.csv");
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--max-depth",
+        "6",
+        "--spill",
+        "--chunk-parents",
+        "300",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, "6,7618438,80178");
+    let md = std::fs::read_to_string(dir.join("d.md")).unwrap();
+    assert!(
+        md.contains("through disk") && md.contains("21 chunk files"),
+        "{md}"
+    );
+    assert!(stderr(&o).contains("chunk 21/21"), "{}", stderr(&o));
+    assert!(!dir.join("d.spill").exists());
 }
 
 #[test]

@@ -8,8 +8,13 @@ use super::output::{command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
 use optcube::coord::positions::Reduction;
 use optcube::progress::{Progress, ProgressMode};
-use optcube::stats::distances::{PUBLISHED, PUBLISHED_CLASSES_SYM, layer_counts, peak_bytes};
-use optcube::sys::available_memory;
+use optcube::stats::distances::{
+    LayerCount, PUBLISHED, PUBLISHED_CLASSES_SYM, layer_counts, peak_bytes,
+};
+use optcube::stats::spill::{
+    Event, PARTITIONS, Spill, disk_estimate, layer_counts_spilled, memory_estimate,
+};
+use optcube::sys::{available_memory, free_disk};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -53,6 +58,19 @@ pub struct DistancesArgs {
     /// CSV output; a Markdown note goes beside it (same name, `.md`).
     #[arg(long, value_name = "FILE", default_value = "results/distances.csv")]
     out: PathBuf,
+    /// Count the last layer through disk (class searches only): its neighbours are written
+    /// in sorted chunk files and merged, so depth 10 needs the memory of depth 9 and about
+    /// 40 GB of disk. A killed run started again with the same arguments resumes.
+    #[arg(long)]
+    spill: bool,
+    /// Directory of the chunk files of `--spill` [default: beside --out, `.spill`]; removed
+    /// when the count is done.
+    #[arg(long, value_name = "DIR")]
+    spill_dir: Option<PathBuf>,
+    /// Parent classes a chunk file of `--spill` (16 bytes of memory for each of their 36
+    /// neighbours).
+    #[arg(long, value_name = "N", default_value_t = 8_000_000)]
+    chunk_parents: usize,
     /// Worker threads [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
@@ -66,7 +84,46 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         )));
     }
     let reduction = args.reduce.reduction();
-    let Some(need) = peak_bytes(args.max_depth, reduction) else {
+    if args.spill && (reduction.is_none() || args.max_depth == 0) {
+        return Err(Failure(
+            "--spill counts the last layer of a class search: give --reduce sym or sym-inv and \
+             --max-depth 1 or more"
+                .into(),
+        ));
+    }
+    let spill = args.spill.then(|| Spill {
+        dir: args
+            .spill_dir
+            .clone()
+            .unwrap_or_else(|| args.out.with_extension("spill")),
+        chunk_parents: args.chunk_parents.max(1),
+        reduction: reduction.expect("checked above"),
+    });
+    let estimate = match &spill {
+        None => peak_bytes(args.max_depth, reduction),
+        Some(s) => {
+            let classes = |d: u8| {
+                PUBLISHED
+                    .get(d as usize)
+                    .map(|&p| p * 105 / (100 * s.reduction.order() as u64) + 1)
+            };
+            let before = peak_bytes(args.max_depth - 1, reduction);
+            let cur = classes(args.max_depth - 1);
+            let prev = if args.max_depth >= 2 {
+                classes(args.max_depth - 2)
+            } else {
+                Some(0)
+            };
+            match (before, cur, prev) {
+                (Some(b), Some(c), Some(p)) => {
+                    let chunk = (s.chunk_parents as u64).min(c);
+                    Some(b.max(((p + c) * 16 + memory_estimate(p, c, chunk)) as u128))
+                }
+                _ => None,
+            }
+        }
+    };
+    let Some(need) = estimate else {
         return Err(Failure(format!(
             "--max-depth {}: no published count to estimate the memory of {} from (depth 10 is \
              the last)",
@@ -79,7 +136,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         Some(have) if need > have as u128 => {
             return Err(Failure(format!(
                 "--max-depth {}: the search over {} needs about {} MB (16 bytes a key, estimate \
-                 from {}), only {} MB available (MemAvailable)",
+                 from {}), only {} MB available (MemAvailable){}",
                 args.max_depth,
                 args.reduce.describe(),
                 mb(need),
@@ -88,11 +145,38 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
                 } else {
                     "the canonical tree sizes"
                 },
-                mb(have as u128)
+                mb(have as u128),
+                if reduction.is_some() && !args.spill {
+                    "; --spill counts the last layer through disk"
+                } else {
+                    ""
+                }
             )));
         }
         None => eprintln!("optcube: warning: cannot read MemAvailable; not checking memory"),
         _ => {}
+    }
+    if let Some(s) = &spill {
+        let parents = PUBLISHED[args.max_depth as usize - 1] / s.reduction.order() as u64 + 1;
+        let disk = disk_estimate(parents);
+        std::fs::create_dir_all(&s.dir)
+            .map_err(|e| Failure(format!("{}: {e}", s.dir.display())))?;
+        // Chunk files of an earlier run are kept and count as space already had.
+        let have = free_disk(&s.dir).unwrap_or(u64::MAX) + dir_bytes(&s.dir);
+        if disk > have {
+            return Err(Failure(format!(
+                "--spill: the chunk files need about {} MB in {}, only {} MB free",
+                disk >> 20,
+                s.dir.display(),
+                have >> 20
+            )));
+        }
+        eprintln!(
+            "spilling the last layer to {} (about {} MB of disk, {} parents a chunk)",
+            s.dir.display(),
+            disk >> 20,
+            s.chunk_parents
+        );
     }
     let threads = with_threads(args.threads, || Ok(rayon::current_num_threads()))?;
     eprintln!(
@@ -110,7 +194,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             "layers",
         );
         let mut times = Vec::new();
-        let counts = layer_counts(args.max_depth, reduction, |d, n| {
+        let on_layer = |d: u8, n: LayerCount| {
             times.push(progress.elapsed());
             progress.println(&format!(
                 "depth {d:2}: {:>15} positions {:>14} classes ({:.1} s, {} MB resident)",
@@ -120,12 +204,53 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
                 peak_memory_bytes().map_or("?".into(), |b| (b >> 20).to_string())
             ));
             progress.update(d as u64, &format!("depth {d}"));
-        });
+        };
+        let (counts, report) = match &spill {
+            None => (layer_counts(args.max_depth, reduction, on_layer), None),
+            Some(s) => {
+                let d = args.max_depth;
+                let on_event =
+                    |e: Event| match e {
+                        Event::Chunk {
+                            done,
+                            chunks,
+                            neighbours,
+                            file_bytes,
+                            reused,
+                        } => {
+                            progress.println(&format!(
+                            "depth {d:2}: chunk {done}/{chunks}: {neighbours} neighbour classes, \
+                             {} MB{} ({:.1} s)",
+                            file_bytes >> 20,
+                            if reused { ", kept from an earlier run" } else { "" },
+                            progress.elapsed()
+                        ));
+                            progress
+                                .update(d as u64 - 1, &format!("depth {d}: chunk {done}/{chunks}"));
+                        }
+                        Event::Partition { done, reused, .. } => {
+                            if done % 32 == 0 || done == PARTITIONS {
+                                progress.println(&format!(
+                                "depth {d:2}: merged {done}/{PARTITIONS} partitions{} ({:.1} s)",
+                                if reused { " (some kept from an earlier run)" } else { "" },
+                                progress.elapsed()
+                            ));
+                            }
+                            progress.update(
+                                d as u64 - 1,
+                                &format!("depth {d}: merge {done}/{PARTITIONS}"),
+                            );
+                        }
+                    };
+                let (c, r) = layer_counts_spilled(d, s, on_layer, on_event).map_err(Failure)?;
+                (c, Some(r))
+            }
+        };
         let secs = progress.elapsed();
         progress.finish(&format!("{} layers in {secs:.1} s", counts.len()));
-        Ok((counts, times))
+        Ok((counts, times, report))
     })?;
-    let (counts, times) = counts;
+    let (counts, times, report) = counts;
     let seconds = start.elapsed().as_secs_f64();
     let peak = peak_memory_bytes();
 
@@ -168,7 +293,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         "# Positions at each distance from solved (HTM)\n\n\
          Made with `{}` ({threads} threads).\n\n\
          Wall time {seconds:.1} s; peak resident memory {} MB (VmHWM); estimated beforehand \
-         {} MB.\n\n{table}\n\
+         {} MB. {}\n\n{table}\n\
          Layered breadth-first search over sorted, deduplicated vectors of {}, 16 bytes a key \
          (`src/stats/distances.rs`; classes: `src/coord/positions.rs`, each counted with its \
          size). Published counts: Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the \
@@ -177,6 +302,20 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         command_line(),
         peak.map_or("?".into(), |b| (b >> 20).to_string()),
         mb(need),
+        match report {
+            None => "Disk used: none (the layers are held in memory).".to_string(),
+            Some(r) => format!(
+                "The last layer was counted through disk (`--spill`, `src/stats/spill.rs`): {} \
+                 chunk files of {} parent classes, {} MB of disk at the peak, removed \
+                 afterwards; {} chunk files and {} of {PARTITIONS} partitions kept from an \
+                 earlier run.",
+                r.chunks,
+                args.chunk_parents,
+                r.disk_bytes >> 20,
+                r.chunks_reused,
+                r.partitions_reused
+            ),
+        },
         args.reduce.describe(),
         if all_match {
             ""
@@ -186,4 +325,14 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     );
     write_outputs(&args.out, &csv, &md)?;
     Ok(if all_match { 0 } else { 1 })
+}
+
+/// Bytes of the files directly in `dir` (0 when it cannot be read).
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .filter_map(|e| e.ok()?.metadata().ok())
+            .map(|m| m.len())
+            .sum()
+    })
 }
