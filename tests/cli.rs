@@ -219,19 +219,38 @@ fn no_successors_searches_the_same_tree() {
             .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
             .collect();
         bounds.pop();
+        // `tables: NAMES, N bytes in memory`
+        let err = stderr(&o);
+        let tables = err.lines().find(|l| l.starts_with("tables: ")).unwrap();
+        let bytes: u64 = tables
+            .rsplit(", ")
+            .next()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         (
-            stderr(&o).contains("corner successor table derived"),
-            length,
-            bounds,
+            (
+                err.contains("corner successor table derived"),
+                length,
+                bounds,
+            ),
+            bytes,
         )
     };
-    let (derived, length, bounds) = run(&[]);
+    let ((derived, length, bounds), with) = run(&[]);
     assert!(derived);
     assert!(
         length.contains("optimal") && bounds.len() >= 2,
         "{length} {bounds:?}"
     );
-    assert_eq!(run(&["--no-successors"]), (false, length, bounds));
+    let (plain, without) = run(&["--no-successors"]);
+    assert_eq!(plain, (false, length, bounds));
+    // The successor table counts among the tables in memory.
+    assert_eq!(with - without, optcube::pdb::successors::BYTES);
+    assert!(without > 0);
 }
 
 #[test]

@@ -127,6 +127,21 @@ impl Heuristic {
         self.corner_successors.as_ref()
     }
 
+    /// Bytes of the tables in memory: every table's payload and the corner successor table
+    /// once derived (the "resident table size" of a GB·s comparison; move tables not counted).
+    pub fn table_bytes(&self) -> u64 {
+        let tables: u64 = self
+            .tables
+            .iter()
+            .map(|(_, t)| t.bytes().len() as u64)
+            .sum();
+        tables
+            + self
+                .corner_successors
+                .as_ref()
+                .map_or(0, |_| crate::pdb::successors::BYTES)
+    }
+
     /// The tables in lookup order.
     pub fn tables(&self) -> &[(Pattern, NibbleTable)] {
         &self.tables

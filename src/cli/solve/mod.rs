@@ -157,6 +157,18 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
     let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
+    let h = solver.heuristic();
+    let names: Vec<String> = h.tables().iter().map(|(p, _)| p.to_string()).collect();
+    eprintln!(
+        "tables: {}{}, {} bytes in memory",
+        names.join(" "),
+        if h.corner_successors().is_some() {
+            " + corner successors"
+        } else {
+            ""
+        },
+        h.table_bytes()
+    );
     let model = args
         .predict
         .then(|| Model::new(&solver, args, opts.dual))
