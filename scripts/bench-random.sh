@@ -11,7 +11,8 @@
 # markdown report to results/solve-bench-SET-tT.md (commas in SET become +): machine (nproc,
 # CPU model, memory), date, commit, the exact commands, per length the mean/median/max seconds,
 # nodes, nodes/s, peak resident memory (GB = KB x 1024 / 1e9) and GB·s per position (peak RSS GB
-# x seconds per position, mean and median), then every position. The summary table is also
+# x seconds per position, mean and median; and the same by the tables' bytes in memory, which
+# `solve` reports on stderr), then every position. The summary table is also
 # printed to stdout. Peak RSS is that of the whole process (tables, move tables, binary), so it
 # is an upper bound of the tables' size.
 #
@@ -111,17 +112,19 @@ for L in "${lengths[@]}"; do
     cmd=("$bin" solve --file "$pos" --json --set "$set_name" --threads "$threads" --no-upper-bound)
     [[ -n $pdb_dir ]] && cmd+=(--pdb-dir "$pdb_dir")
     echo "$me: length $L, $n positions: ${cmd[*]}" >&2
-    # JSON lines to a file; progress (stderr) stays on the terminal; time's line to its own file.
+    # JSON lines to a file; progress (stderr) stays on the terminal and is kept for the
+    # `tables:` line (the tables' bytes in memory); time's line to its own file.
+    errf="$work/$L.err"
     set +e
-    /usr/bin/time -f '%M %e' -o "$timef" "${cmd[@]}" >"$json"
-    status=$?
+    /usr/bin/time -f '%M %e' -o "$timef" "${cmd[@]}" 2>&1 >"$json" | tee "$errf" >&2
+    status=${PIPESTATUS[0]}
     set -e
     if [[ $status -ne 0 ]]; then
         echo "$me: optcube solve exited with $status on length $L" >&2
         exit "$status"
     fi
     shown="TMP = first $n positions of $f: /usr/bin/time -f '%M %e' ${cmd[*]/#"$pos"/TMP}"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$L" "$n" "$pos" "$json" "$timef" "$shown" >>"$manifest"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$L" "$n" "$pos" "$json" "$timef" "$shown" "$errf" >>"$manifest"
 done
 
 machine="$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo) RAM"
@@ -135,12 +138,14 @@ manifest, out, machine, commit, set_name, threads, me = sys.argv[1:8]
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 header = ("| length | positions | mean s | median s | max s | mean nodes | nodes/s | peak RSS GB "
-          "| GB·s per position (mean) | GB·s (median) |")
-align = "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "| GB·s per position (mean) | GB·s (median) | table GB | GB·s by table (mean) "
+          "| GB·s by table (median) |")
+align = "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 summary, details, commands, walls, problems = [], [], [], [], []
+tables_seen = set()
 
 for line in open(manifest):
-    L, n, pos_path, json_path, time_path, shown = line.rstrip("\n").split("\t")
+    L, n, pos_path, json_path, time_path, shown, err_path = line.rstrip("\n").split("\t")
     L, n = int(L), int(n)
     commands.append(shown)
     positions = [l.strip() for l in open(pos_path) if l.strip()]
@@ -149,6 +154,13 @@ for line in open(manifest):
     kb, wall = [l for l in open(time_path).read().splitlines() if l.strip()][-1].split()
     gb = int(kb) * 1024 / 1e9
     walls.append((L, float(wall)))
+    # `solve` says on stderr which tables it holds and their bytes in memory.
+    table_lines = [l for l in open(err_path, errors="replace") if l.startswith("tables: ")]
+    table_gb = int(table_lines[-1].split(", ")[-1].split()[0]) / 1e9 if table_lines else None
+    if table_lines:
+        tables_seen.add(table_lines[-1].strip())
+    else:
+        problems.append(f"length {L}: no `tables:` line from solve, GB·s by table not known")
 
     if len(results) != len(positions):
         problems.append(f"length {L}: {len(results)} results for {len(positions)} positions")
@@ -166,13 +178,15 @@ for line in open(manifest):
     secs = [r["seconds"] for r in results]
     nodes = [r["nodes"] for r in results]
     if not secs:
-        summary.append(f"| {L} | 0 | | | | | | {gb:.2f} | | |")
+        summary.append(f"| {L} | 0 | | | | | | {gb:.2f} | | | | | |")
         continue
     mean_s, med_s = statistics.mean(secs), statistics.median(secs)
     rate = sum(nodes) / sum(secs) if sum(secs) > 0 else 0.0
     summary.append(f"| {L} | {len(secs)} | {mean_s:.3f} | {med_s:.3f} | {max(secs):.3f} | "
                    f"{statistics.mean(nodes):,.0f} | {rate / 1e6:.2f} M | {gb:.2f} | "
-                   f"{gb * mean_s:.3f} | {gb * med_s:.3f} |")
+                   f"{gb * mean_s:.3f} | {gb * med_s:.3f} | "
+                   + (f"{table_gb:.4f} | {table_gb * mean_s:.3f} | {table_gb * med_s:.3f} |"
+                      if table_gb is not None else "? | | |"))
 
 table = "\n".join([header, align] + summary)
 with open(out, "w") as f:
@@ -187,7 +201,10 @@ with open(out, "w") as f:
     f.write("- seconds and nodes are per position, from `--json`; GB = peak RSS KB × 1024 / 1e9 of "
             "the run's process (GNU time `%M`), GB·s = GB × seconds per position\n")
     f.write("- note: the peak RSS includes the process's other memory (move tables, tables derived at "
-            "start, the binary), so it is an upper bound of the table size\n\n")
+            "start, the binary), so it is an upper bound of the table size\n")
+    f.write("- table GB = the bytes in memory of the tables the search reads (payloads, and the "
+            "corner successor table when derived), as `solve` reports them on stderr; the measure of "
+            "`../shared/bench/PEERS.md`: " + "; ".join(f"`{t}`" for t in sorted(tables_seen)) + "\n\n")
     f.write(table + "\n\n")
     f.write("## Positions\n\n")
     f.write("| length | scramble | seconds | nodes | solution |\n")
