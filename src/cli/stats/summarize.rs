@@ -100,6 +100,10 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     md += &format!("- distribution: [`{name}-lengths.csv`]({name}-lengths.csv)\n\n");
     md += "Percentiles from HDR histograms (3 significant digits); seconds per position.\n\n";
     md += &lengths_table(&summary);
+    if study.moves.is_none() {
+        md += "\n";
+        md += &optcube::stats::study::compare::comparison_md(&summary);
+    }
     write(&md_path, &md)?;
 
     print_summary(&all, &missing, None);

@@ -20,6 +20,7 @@
 //! reading and appending), `collection` (records gathered and reported).
 
 mod collection;
+pub mod compare;
 mod file;
 mod model;
 #[cfg(test)]
