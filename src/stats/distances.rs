@@ -136,10 +136,7 @@ pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>) -> Option<u128> {
     let Some(r) = reduction else {
         return Some(peak_bytes_plain(max_depth));
     };
-    let classes = |d: usize| -> Option<u128> {
-        let p = *PUBLISHED.get(d)? as u128;
-        Some(p * 105 / (100 * r.order() as u128) + 1)
-    };
+    let classes = |d: usize| estimated_classes(d, r).map(u128::from);
     (1..=max_depth as usize)
         .map(|d| {
             let cur = classes(d - 1)?;
@@ -149,6 +146,13 @@ pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>) -> Option<u128> {
             Some((per_class * cur + cur + prev + next) * KEY_BYTES as u128)
         })
         .try_fold(KEY_BYTES as u128, |m, x| Some(m.max(x?)))
+}
+
+/// An upper estimate of the classes at distance `d` under `r`: the published position count
+/// over the group's order, plus 5 % for the symmetric classes; `None` past the published depths.
+pub fn estimated_classes(d: usize, r: Reduction) -> Option<u64> {
+    let p = *PUBLISHED.get(d)?;
+    Some(p * 105 / (100 * r.order() as u64) + 1)
 }
 
 /// [`peak_bytes`] over whole positions: an upper bound.

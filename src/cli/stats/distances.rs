@@ -9,7 +9,7 @@ use crate::cli::{Failure, with_threads};
 use optcube::coord::positions::Reduction;
 use optcube::progress::{Progress, ProgressMode};
 use optcube::stats::distances::{
-    LayerCount, PUBLISHED, PUBLISHED_CLASSES_SYM, layer_counts, peak_bytes,
+    LayerCount, PUBLISHED, PUBLISHED_CLASSES_SYM, estimated_classes, layer_counts, peak_bytes,
 };
 use optcube::stats::spill::{
     Event, PARTITIONS, Spill, disk_estimate, layer_counts_spilled, memory_estimate,
@@ -102,11 +102,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     let estimate = match &spill {
         None => peak_bytes(args.max_depth, reduction),
         Some(s) => {
-            let classes = |d: u8| {
-                PUBLISHED
-                    .get(d as usize)
-                    .map(|&p| p * 105 / (100 * s.reduction.order() as u64) + 1)
-            };
+            let classes = |d: u8| estimated_classes(d as usize, s.reduction);
             let before = peak_bytes(args.max_depth - 1, reduction);
             let cur = classes(args.max_depth - 1);
             let prev = if args.max_depth >= 2 {
@@ -157,7 +153,8 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         _ => {}
     }
     if let Some(s) = &spill {
-        let parents = PUBLISHED[args.max_depth as usize - 1] / s.reduction.order() as u64 + 1;
+        let parents = estimated_classes(args.max_depth as usize - 1, s.reduction)
+            .expect("the memory estimate found it");
         let disk = disk_estimate(parents);
         std::fs::create_dir_all(&s.dir)
             .map_err(|e| Failure(format!("{}: {e}", s.dir.display())))?;
