@@ -31,14 +31,24 @@ pub fn signal_after(
     signal: i32,
 ) -> (std::process::ExitStatus, String, String) {
     use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_optcube"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_optcube"));
+    command
         .args(args)
         .current_dir(cwd)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run optcube");
+        .stderr(Stdio::piped());
+    // A shell without job control starts background commands with SIGINT ignored, and the
+    // child would inherit that: the signal's default action is what these tests exercise.
+    // SAFETY: signal() is async-signal-safe, so it may run between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(signal, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("run optcube");
     let (tx, rx) = std::sync::mpsc::channel();
     let readers: Vec<_> = [
         Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
