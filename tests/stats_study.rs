@@ -216,13 +216,17 @@ fn shards_summarize_to_the_unsharded_summary() {
     assert!(md.contains("optcube stats summarize"), "{md}");
     assert!(md.contains("12 finished of 12; none missing"), "{md}");
     assert!(md.contains("| all | 12 | 1.0000 |"), "{md}");
+    assert!(md.contains("| `korf6` | 1 | false | 12 |"), "{md}");
     // Scrambles of a few moves are not random positions: no comparison with the published
     // distribution of random positions.
     assert!(!md.contains("Against the published distribution"), "{md}");
-    // The table on stdout has the same rows (from the same summary code).
+    // The table on stdout has the same rows (from the same summary code); the md's cost
+    // table (rows of a set, "| `korf6` |") is not on stdout.
     let table_rows = |s: &str| -> Vec<String> {
         s.lines()
-            .filter(|l| l.starts_with("| "))
+            .filter(|l| {
+                l.starts_with("| ") && !l.starts_with("| `") && !l.starts_with("| table set")
+            })
             .map(|l| l.split(" | ").take(3).collect::<Vec<_>>().join(" | "))
             .collect()
     };
@@ -381,4 +385,41 @@ fn other_studies_and_repeated_positions_are_refused() {
         stderr(&o)
     );
     assert!(!dir.join("o").exists(), "nothing written on refusal");
+}
+
+/// A study goes on with another table set: the resumed run keeps the finished positions,
+/// solves the rest with the new set (recorded per line), the lengths equal the reference's,
+/// and summarize reports the cost of each set.
+#[test]
+fn a_study_goes_on_with_another_table_set() {
+    let dir = test_dir("other-set");
+    let file = dir.join("mixed.jsonl");
+    let text = std::fs::read_to_string(reference()).unwrap();
+    let first: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, first).unwrap();
+    let f = file.to_str().unwrap();
+    let args: Vec<&str> = study_args(&["--pdb-dir", korf6_dir(), "--out", f])
+        .into_iter()
+        .map(|a| if a == "korf6" { "corners,edges6a" } else { a })
+        .collect();
+    let o = optcube_in(&dir, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("5 positions already finished"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(by_index(&file), by_index(reference()));
+    let sets: Vec<String> = lines(&file)
+        .iter()
+        .map(|v| v["set"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sets[..5], ["korf6"; 5]);
+    assert_eq!(sets[5..], ["corners,edges6a"; 7]);
+    let o = summarize(&dir, "o", &[f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("o/s.md")).unwrap();
+    assert!(md.contains("table set `corners,edges6a`/`korf6`"), "{md}");
+    assert!(md.contains("| `korf6` | 1 | false | 5 |"), "{md}");
+    assert!(md.contains("| `corners,edges6a` | 1 | false | 7 |"), "{md}");
 }

@@ -43,9 +43,9 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     let names = args.tables.names();
     let patterns = args.tables.patterns()?;
+    let set = names.join(",");
     let study = Study {
         seed: args.seed,
-        set: names.join(","),
         moves: args.moves,
     };
     let out = args
@@ -137,6 +137,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 };
                 let record = Record::new(
                     &study,
+                    &set,
                     count,
                     p,
                     solution,

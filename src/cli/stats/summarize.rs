@@ -5,7 +5,7 @@
 //! positions are counted. [`print_summary`] is also the end of `optcube stats lengths`.
 
 use crate::cli::Failure;
-use optcube::stats::study::{Collection, Shard, lengths_csv, lengths_table, read_file};
+use optcube::stats::study::{Collection, Shard, cost_table, lengths_csv, lengths_table, read_file};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -86,7 +86,9 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     };
     let mut md = format!("# Optimal solution lengths: {name}\n\n");
     md += &format!("- made by: `{}`\n", command_line());
-    md += &format!("- study: {positions}; table set `{}`\n", study.set);
+    let costs = all.cost_by_setup();
+    let sets = distinct(costs.iter().map(|c| format!("`{}`", c.set)));
+    md += &format!("- study: {positions}; table set {sets}\n");
     md += &format!(
         "- positions: {} finished of {}; {}\n",
         all.len(),
@@ -98,6 +100,10 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
         "- search: threads {threads}, dual {dual}; {seconds:.1} s and {nodes} nodes in all\n"
     );
     md += &format!("- distribution: [`{name}-lengths.csv`]({name}-lengths.csv)\n\n");
+    md +=
+        "Cost per way of solving (seconds of wall time per search, as the records have them):\n\n";
+    md += &cost_table(&costs);
+    md += "\n";
     md += "Percentiles from HDR histograms (3 significant digits); seconds per position.\n\n";
     md += &lengths_table(&summary);
     if study.moves.is_none() {

@@ -143,6 +143,28 @@ impl Collection {
             .collect()
     }
 
+    /// What the finished positions cost, per way they were solved (table set, threads, dual),
+    /// in that order.
+    pub fn cost_by_setup(&self) -> Vec<SetupCost> {
+        let mut by: BTreeMap<(String, usize, bool), SetupCost> = BTreeMap::new();
+        for r in self.records() {
+            let c = by
+                .entry((r.set.clone(), r.threads, r.dual))
+                .or_insert_with(|| SetupCost {
+                    set: r.set.clone(),
+                    threads: r.threads,
+                    dual: r.dual,
+                    positions: 0,
+                    seconds: 0.0,
+                    nodes: 0,
+                });
+            c.positions += 1;
+            c.seconds += r.seconds;
+            c.nodes += r.nodes;
+        }
+        by.into_values().collect()
+    }
+
     /// The batch summary of the finished positions.
     pub fn summary(&self) -> BatchSummary {
         let mut b = BatchSummary::new();
@@ -151,6 +173,46 @@ impl Collection {
         }
         b
     }
+}
+
+/// The positions solved one way (table set, threads, dual) and what they took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupCost {
+    pub set: String,
+    pub threads: usize,
+    pub dual: bool,
+    pub positions: u64,
+    /// Wall seconds of the searches, summed.
+    pub seconds: f64,
+    pub nodes: u64,
+}
+
+impl SetupCost {
+    /// Positions solved per hour of wall time.
+    pub fn per_hour(&self) -> f64 {
+        3600.0 * self.positions as f64 / self.seconds.max(f64::MIN_POSITIVE)
+    }
+}
+
+/// The cost of a study per way of solving, as a markdown table.
+pub fn cost_table(costs: &[SetupCost]) -> String {
+    let mut s = String::from(
+        "| table set | threads | dual | positions | seconds | mean s | positions per hour |\n\
+         |---|---:|---|---:|---:|---:|---:|\n",
+    );
+    for c in costs {
+        s += &format!(
+            "| `{}` | {} | {} | {} | {:.1} | {:.1} | {:.1} |\n",
+            c.set,
+            c.threads,
+            c.dual,
+            c.positions,
+            c.seconds,
+            c.seconds / c.positions.max(1) as f64,
+            c.per_hour()
+        );
+    }
+    s
 }
 
 /// The length distribution as CSV: `length,count,fraction`, one row per length found.

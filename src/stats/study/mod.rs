@@ -2,11 +2,14 @@
 //! position as one JSON line, so that a study can be stopped, resumed, split into shards and
 //! merged again.
 //!
-//! A study is named by its [`Study`] (seed, table set, and `moves` for scramble studies). Its
+//! A study is named by its [`Study`] (seed, and `moves` for scramble studies). Its
 //! position `i` is the `i`-th position drawn from [`crate::cube::Rng::new`]`(seed)`: a uniformly random
 //! position ([`crate::cube::Cube::random`]), or with `moves = Some(L)` a random canonical scramble of `L`
 //! moves. Position `i` is therefore the same whatever the shard or the number of positions
-//! asked for, and shard `K/N` solves exactly the positions with `i mod N == K`.
+//! asked for, and shard `K/N` solves exactly the positions with `i mod N == K`. The table set
+//! is not part of the study: every set gives the same optimal lengths, so a study may go on
+//! with a faster set; each record names the set that solved it, and the report gives the cost
+//! per set.
 //!
 //! Invariants of a study file (JSON Lines, one [`Record`] a line):
 //! - every complete line (ending in a newline) is a finished position of one study; the only
@@ -26,6 +29,6 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-pub use collection::{Collection, lengths_csv, lengths_table};
+pub use collection::{Collection, SetupCost, cost_table, lengths_csv, lengths_table};
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};

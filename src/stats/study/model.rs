@@ -6,19 +6,18 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
-/// What defines a study: two files belong to the same study iff these agree.
+/// What defines a study: two files belong to the same study iff these agree. (Not the table
+/// set: the lengths do not depend on it.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Study {
     pub seed: u64,
-    /// The table set name as given on the command line (`korf`, `korf6`, …).
-    pub set: String,
     /// `Some(L)`: random L-move scrambles instead of uniformly random positions.
     pub moves: Option<u32>,
 }
 
 impl fmt::Display for Study {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "seed {}, set {}, ", self.seed, self.set)?;
+        write!(f, "seed {}, ", self.seed)?;
         match self.moves {
             None => write!(f, "random positions"),
             Some(l) => write!(f, "{l}-move scrambles"),
@@ -126,6 +125,7 @@ pub struct Record {
     pub seed: u64,
     /// Positions in the whole study (all shards), as asked for by the run that wrote the line.
     pub count: u64,
+    /// The table set that solved it, as given on the command line (`huge`, `huge,sym48`, …).
     pub set: String,
     /// `Some(L)`: the position is a random L-move scramble, not a uniformly random position.
     pub moves: Option<u32>,
@@ -148,7 +148,6 @@ impl Record {
     pub fn study(&self) -> Study {
         Study {
             seed: self.seed,
-            set: self.set.clone(),
             moves: self.moves,
         }
     }
@@ -180,10 +179,11 @@ impl Record {
         Ok(())
     }
 
-    /// The record of a finished solve of `position`.
+    /// The record of a finished solve of `position` with table set `set`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         study: &Study,
+        set: &str,
         count: u64,
         position: &Position,
         solution: &[Move],
@@ -196,7 +196,7 @@ impl Record {
             index: position.index,
             seed: study.seed,
             count,
-            set: study.set.clone(),
+            set: set.to_string(),
             moves: study.moves,
             scramble: position.scramble.as_deref().map(format_moves),
             input: position.cube.to_facelets(),

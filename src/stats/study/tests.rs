@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 fn study() -> Study {
     Study {
         seed: 3,
-        set: "korf6".into(),
         moves: Some(5),
     }
 }
@@ -18,7 +17,17 @@ fn study() -> Study {
 fn record(i: u64) -> Record {
     let p = study().positions().nth(i as usize).unwrap();
     let sol = crate::cube::invert_sequence(p.scramble.as_ref().unwrap());
-    Record::new(&study(), 10, &p, &sol, 100 + i, 0.001 * i as f64, 1, false)
+    Record::new(
+        &study(),
+        "korf6",
+        10,
+        &p,
+        &sol,
+        100 + i,
+        0.001 * i as f64,
+        1,
+        false,
+    )
 }
 
 fn line(i: u64) -> String {
@@ -126,12 +135,8 @@ fn duplicates_and_foreign_records_are_refused() {
             if first == "study.jsonl:2"),
         "{e}"
     );
-    // Another seed, set or scramble length is another study.
-    for change in [
-        |r: &mut Record| r.seed = 4,
-        |r: &mut Record| r.set = "korf".into(),
-        |r: &mut Record| r.moves = None,
-    ] {
+    // Another seed or scramble length is another study.
+    for change in [|r: &mut Record| r.seed = 4, |r: &mut Record| r.moves = None] {
         let mut r = record(3);
         change(&mut r);
         let text = serde_json::to_string(&r).unwrap() + "\n";
@@ -254,4 +259,39 @@ fn csv_and_table_show_the_distribution() {
     );
     // 3 header/rule lines... 2 of them, plus one row per length, plus "all".
     assert_eq!(table.lines().count(), 2 + s.lengths().len() + 1);
+}
+
+/// A study may go on with another table set: such records join the collection, and the cost
+/// is reported per (set, threads, dual).
+#[test]
+fn a_study_may_change_its_table_set_and_costs_are_per_set() {
+    let mut c = Collection::of(study());
+    let text: String = (0..3).map(line).collect();
+    c.add(path(), &parse_lines(text.as_bytes(), path()).unwrap(), None)
+        .unwrap();
+    let mut r = record(3);
+    (r.set, r.threads, r.seconds) = ("huge,sym48".into(), 2, 2.0);
+    let mut s = record(4);
+    (s.set, s.threads, s.seconds) = ("huge,sym48".into(), 2, 4.0);
+    let text = [&r, &s]
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .concat();
+    let other = Path::new("other.jsonl");
+    c.add(other, &parse_lines(text.as_bytes(), other).unwrap(), None)
+        .unwrap();
+    assert_eq!(c.len(), 5);
+    let costs = c.cost_by_setup();
+    assert_eq!(costs.len(), 2, "{costs:?}");
+    let korf6 = costs.iter().find(|c| c.set == "korf6").unwrap();
+    assert_eq!((korf6.positions, korf6.threads), (3, 1));
+    assert_eq!(korf6.nodes, 100 + 101 + 102);
+    let fast = costs.iter().find(|c| c.set == "huge,sym48").unwrap();
+    assert_eq!((fast.positions, fast.threads, fast.seconds), (2, 2, 6.0));
+    assert_eq!(fast.per_hour(), 1200.0);
+    let table = cost_table(&costs);
+    assert!(
+        table.contains("| `huge,sym48` | 2 | false | 2 | 6.0 | 3.0 | 1200.0 |"),
+        "{table}"
+    );
+    assert_eq!(table.lines().count(), 4);
 }
