@@ -445,18 +445,16 @@ impl<'a> Worker<'a> {
                 }
             }
         } else if self.dual && !pat.is_self_dual() {
+            // Which children's inverse side is the stronger (two instructions a child, kept
+            // only when the search may switch sides).
+            let mut switch = 0;
+            for k in Members(e.alive) {
+                let (own, other) = (table.get(e.idx[k]), table.get(e.idx_dual[k]));
+                vals[k] = own.max(other);
+                switch |= ((other > own) as u32) << k;
+            }
             if self.switch_sides {
-                let mut switch = 0;
-                for k in Members(e.alive) {
-                    let (own, other) = (table.get(e.idx[k]), table.get(e.idx_dual[k]));
-                    vals[k] = own.max(other);
-                    switch |= ((other > own) as u32) << k;
-                }
                 e.switch = switch;
-            } else {
-                for k in Members(e.alive) {
-                    vals[k] = table.get(e.idx[k]).max(table.get(e.idx_dual[k]));
-                }
             }
         } else {
             for k in Members(e.alive) {
