@@ -133,20 +133,36 @@ pub struct TableKind {
     pub version: u32,
     pub pieces: String,
     pub entries: u64,
-    pub bits_per_entry: u32,
-    /// The entries are in 64-byte lines with their least value ([`crate::pdb::Format::Lines`]).
-    pub line_minima: bool,
+    pub packing: Packing,
     /// The command that rebuilds the file, for error messages (`{dir}` is replaced).
     pub rebuild: String,
+}
+
+/// How a table's payload holds its entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// `bits` bits an entry, packed densely.
+    Bits(u32),
+    /// 2 bits an entry in 64-byte lines that carry their least value
+    /// ([`crate::pdb::Format::Lines`]).
+    Lines,
+}
+
+impl Packing {
+    pub fn bits_per_entry(self) -> u32 {
+        match self {
+            Packing::Bits(b) => b,
+            Packing::Lines => 2,
+        }
+    }
 }
 
 impl TableKind {
     /// Payload length in bytes.
     pub fn payload_bytes(&self) -> u64 {
-        if self.line_minima {
-            crate::pdb::Format::Lines { base: 0 }.payload_bytes(self.entries)
-        } else {
-            (self.entries * self.bits_per_entry as u64).div_ceil(8)
+        match self.packing {
+            Packing::Lines => crate::pdb::Format::Lines { base: 0 }.payload_bytes(self.entries),
+            Packing::Bits(b) => (self.entries * b as u64).div_ceil(8),
         }
     }
 }
@@ -158,8 +174,11 @@ impl From<Pattern> for TableKind {
             version: p.version(),
             pieces: p.pieces(),
             entries: p.entries(),
-            bits_per_entry: if p.stored_in_lines() { 2 } else { 4 },
-            line_minima: p.stored_in_lines(),
+            packing: if p.stored_in_lines() {
+                Packing::Lines
+            } else {
+                Packing::Bits(4)
+            },
             rebuild: format!("optcube pdb build --set {} --dir {{dir}}", p.name()),
         }
     }
@@ -268,7 +287,7 @@ pub fn describe(
         pattern_version: kind.version,
         pieces: kind.pieces.clone(),
         entries: kind.entries,
-        bits_per_entry: kind.bits_per_entry,
+        bits_per_entry: kind.packing.bits_per_entry(),
         payload_bytes: payload.len() as u64,
         mean: histogram_mean(&histogram),
         histogram,
@@ -422,8 +441,8 @@ fn parse_header(
     let payload = expected.payload_bytes();
     if info.entries != expected.entries
         || info.payload_bytes != payload
-        || info.bits_per_entry != expected.bits_per_entry
-        || info.line_base.is_some() != expected.line_minima
+        || info.bits_per_entry != expected.packing.bits_per_entry()
+        || info.line_base.is_some() != (expected.packing == Packing::Lines)
     {
         return Err(TableError::Header {
             path: path.into(),

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::cube::{Cube, Move};
 use crate::pdb::bfs::coset_table;
-use crate::pdb::file::{self, Invalid, TableError as FileError, TableKind};
+use crate::pdb::file::{self, Invalid, Packing, TableError as FileError, TableKind};
 use crate::pdb::table::byte_histogram;
 use rayon::prelude::*;
 use std::path::Path;
@@ -72,8 +72,7 @@ pub fn table_kind(phase: usize) -> TableKind {
         version: TABLE_VERSION,
         pieces: PHASE_PIECES[phase].into(),
         entries: PHASE_SIZES[phase] as u64,
-        bits_per_entry: 8,
-        line_minima: false,
+        packing: Packing::Bits(8),
         rebuild: REBUILD.into(),
     }
 }

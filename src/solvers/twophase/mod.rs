@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
 use crate::cube::{Cube, Move};
-use crate::pdb::file::{self, Invalid, TableError, TableKind};
+use crate::pdb::file::{self, Invalid, Packing, TableError, TableKind};
 use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
@@ -163,8 +163,7 @@ impl TwoPhase {
             version: TABLE_VERSION,
             pieces: pieces[i].into(),
             entries: entries[i] as u64,
-            bits_per_entry: bits[i],
-            line_minima: false,
+            packing: Packing::Bits(bits[i]),
             rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
         })
     }
