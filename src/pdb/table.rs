@@ -301,12 +301,25 @@ impl NibbleTable {
     /// [`Format::Lines`] the values as read, not the exact ones.
     pub fn value_counts(&self) -> [u64; 16] {
         use rayon::prelude::*;
-        if self.format != Format::Nibbles {
-            let mut c = [0u64; 16];
-            for i in 0..self.entries {
-                c[self.get(i) as usize] += 1;
+        let add = |mut a: [u64; 16], b: [u64; 16]| {
+            for k in 0..16 {
+                a[k] += b[k];
             }
-            return c;
+            a
+        };
+        if self.format != Format::Nibbles {
+            // Entry by entry (a 2-bit entry may read its line's minimum), in parallel chunks.
+            const CHUNK: u64 = 1 << 22;
+            return (0..self.entries.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let mut counts = [0u64; 16];
+                    for i in c * CHUNK..((c + 1) * CHUNK).min(self.entries) {
+                        counts[self.get(i) as usize] += 1;
+                    }
+                    counts
+                })
+                .reduce(|| [0u64; 16], add);
         }
         let bytes = self.bytes();
         let full = (self.entries / 2) as usize;
@@ -320,15 +333,7 @@ impl NibbleTable {
                 }
                 c
             })
-            .reduce(
-                || [0u64; 16],
-                |mut a, b| {
-                    for k in 0..16 {
-                        a[k] += b[k];
-                    }
-                    a
-                },
-            );
+            .reduce(|| [0u64; 16], add);
         if self.entries % 2 == 1 {
             counts[(bytes[full] & 0x0f) as usize] += 1;
         }
@@ -436,6 +441,27 @@ mod tests {
         // 16 of 3458 entries (0.5 %) are at most 2, 56 (1.6 %) at most 3.
         assert_eq!(Format::line_base(&[1, 5, 10, 40, 300, 3000, 100, 2]), 2);
         assert_eq!(Format::line_base(&[1, 5, 10, 40, 30000, 3000, 100, 2]), 3);
+    }
+
+    /// The parallel count of a 2-bit table (chunks of 2^22 entries) equals the count of its
+    /// entries read one by one, across chunk ends and a partial last chunk.
+    #[test]
+    fn line_value_counts_are_the_values_read() {
+        let n = (2u64 << 22) + 1001;
+        let mut bytes = vec![0u8; bytes_for(n)];
+        for i in 0..n {
+            let v = ((i * 2_654_435_761) >> 7) % 12;
+            bytes[(i / 2) as usize] |= (v as u8) << ((i & 1) * 4);
+        }
+        let t = NibbleTable::from_bytes(bytes, n);
+        let format = Format::Lines { base: 8 };
+        let lines = NibbleTable::in_huge_pages(&t.to_lines(8), n, format).unwrap();
+        let mut want = [0u64; 16];
+        for i in 0..n {
+            want[lines.get(i) as usize] += 1;
+        }
+        assert_eq!(lines.value_counts(), want);
+        assert_eq!(want.iter().sum::<u64>(), n);
     }
 
     #[test]
