@@ -22,6 +22,17 @@
 //! the corner lookup, and each lookup round prunes all children at once
 //! (`search::cut::raise_and_cut`).
 //!
+//! Symmetric positions ([`SearchOptions::symmetric_units`]): when symmetries `S` of the 48 fix
+//! the position (`S P S⁻¹ = P`), the units whose positions `S` maps onto each other have
+//! conjugate subtrees, so only the first of each such set (in the units' order) is searched.
+//! Why it stays complete: if a dropped unit `M` (position `P·M = S (P·K) S⁻¹` for a kept unit
+//! `K`) has an optimal solution `M·N`, then `K·N'`, with `N'` the moves of `N` conjugated by
+//! `S⁻¹`, solves `P` in as many moves. `N'` may begin on the face opposite `K`'s last move in
+//! the order the canonical rule forbids, so after the last move of a unit that stands for
+//! dropped ones the search allows every other face ([`Unit::any_first_order`]); the same face
+//! cannot begin it, or `K·N'` would shorten to a solution below the bound, which the previous
+//! iteration rules out. Units that stand for none keep the canonical rule.
+//!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
 //! heuristic is admissible). A search that is stopped (Ctrl-C, `max_depth`) never claims
@@ -35,7 +46,9 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, SearchOptions, SearchResult};
 use super::worker::{Unit, Work, Worker};
+use crate::coord::symmetry::symmetries;
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -71,7 +84,13 @@ fn split(
                 } else if q.is_solved() {
                     return Err(moves);
                 } else {
-                    next.push(Unit { p, q, moves, h: v });
+                    next.push(Unit {
+                        p,
+                        q,
+                        moves,
+                        h: v,
+                        any_first_order: false,
+                    });
                 }
             }
         }
@@ -82,18 +101,50 @@ fn split(
     Ok(units)
 }
 
+/// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
+pub(super) fn stabilizer(p: &Cube) -> Vec<usize> {
+    let syms = symmetries();
+    (1..48).filter(|&s| syms.conj_cube(p, s) == *p).collect()
+}
+
+/// The units, in order, without those whose position is the image of an earlier kept unit's
+/// position under a symmetry of `stab` (or equal to it); a kept unit that stands for dropped
+/// ones may begin with either order of opposite faces ([`Unit::any_first_order`]).
+fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
+    let syms = symmetries();
+    // Position → index in `kept` of the unit whose orbit holds it.
+    let mut covered: HashMap<Cube, usize> = HashMap::new();
+    let mut kept: Vec<Unit> = Vec::with_capacity(units.len());
+    for u in units {
+        if let Some(&k) = covered.get(&u.p) {
+            kept[k].any_first_order = true;
+            continue;
+        }
+        let k = kept.len();
+        covered.insert(u.p, k);
+        for &s in stab {
+            covered.insert(syms.conj_cube(&u.p, s), k);
+        }
+        kept.push(u);
+    }
+    kept
+}
+
 /// Runs one iteration with `bound`; returns (solution, nodes, smallest exceeding f).
 ///
 /// The tree is split at `split_depth` into work units, most promising first; every thread
 /// takes units from the shared list as its lanes become free, so no thread idles while units
 /// are left. A solution found anywhere stops all threads: every solution of this iteration has
-/// `bound` moves and is optimal.
+/// `bound` moves and is optimal. `stab`: the symmetries fixing the position, whose duplicate
+/// units are dropped (module docs).
+#[allow(clippy::too_many_arguments)]
 fn iteration(
     h: &Heuristic,
     p: &Cube,
     q: &Cube,
     bound: u8,
     opts: &SearchOptions,
+    stab: &[usize],
     stop: &AtomicBool,
 ) -> (Option<Vec<Move>>, u64, u8) {
     let mut nodes = 0;
@@ -104,8 +155,9 @@ fn iteration(
         q: *q,
         moves: vec![],
         h: 0,
+        any_first_order: false,
     };
-    let units = match split(
+    let mut units = match split(
         h,
         opts.dual,
         root,
@@ -117,6 +169,9 @@ fn iteration(
         Ok(u) => u,
         Err(sol) => return (Some(sol), nodes + 1, min_exceeded),
     };
+    if !stab.is_empty() {
+        units = one_unit_per_orbit(units, stab);
+    }
     let next = AtomicUsize::new(0);
     if opts.threads <= 1 {
         let mut w = Worker::new(h, opts, bound);
@@ -178,6 +233,11 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
         result.optimal = true;
         return result;
     }
+    let stab = if opts.symmetric_units {
+        stabilizer(&p)
+    } else {
+        Vec::new()
+    };
     let mut bound = h.value(&p, &q, opts.dual).max(1);
     result.lower_bound = bound;
     loop {
@@ -185,7 +245,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
             break;
         }
         let t = Instant::now();
-        let (sol, nodes, min_exceeded) = iteration(h, &p, &q, bound, opts, stop);
+        let (sol, nodes, min_exceeded) = iteration(h, &p, &q, bound, opts, &stab, stop);
         result.nodes += nodes;
         result.iterations.push(Iteration {
             bound,

@@ -30,6 +30,10 @@ pub struct SearchOptions {
     /// value, where every lookup allows it (only the coset table `sym48e0`, read both ways; see
     /// the `worker` module docs). Same lengths; off by default, as it saves no nodes here.
     pub switch_sides: bool,
+    /// When the position is fixed by some of the 48 symmetries, search one work unit of each
+    /// set of units whose positions those symmetries map onto each other (see the `ida`
+    /// module docs). Same lengths, fewer nodes on symmetric positions; no effect on others.
+    pub symmetric_units: bool,
 }
 
 impl Default for SearchOptions {
@@ -44,6 +48,7 @@ impl Default for SearchOptions {
             baseline_cpu: false,
             corner_successors: true,
             switch_sides: false,
+            symmetric_units: true,
         }
     }
 }

@@ -261,11 +261,16 @@ impl<'a> Worker<'a> {
                 lane.g0 = u.moves.len() as u8;
                 lane.path.clear();
                 let last = u.moves.last().map_or(6, |m| m.face_index());
+                let allowed = if u.any_first_order && last < 6 {
+                    ALL_MOVES & !(0b111 << (3 * last))
+                } else {
+                    ALLOWED_AFTER[last]
+                };
                 self.begin(
                     &mut lane.exp,
                     &Node::new(&u.p, &u.q),
                     u.moves.len() as u8,
-                    last,
+                    allowed,
                     Bounds::UNKNOWN,
                 );
                 lane.expanding = true;
@@ -295,21 +300,21 @@ impl<'a> Worker<'a> {
             if byte & SWITCH != 0 {
                 last = child.switch_sides(last);
             }
-            self.begin(&mut lane.exp, &child, g, last, bounds);
+            self.begin(&mut lane.exp, &child, g, ALLOWED_AFTER[last], bounds);
             lane.expanding = true;
             return Step::Working;
         }
     }
 
-    /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds`) in `e` and
+    /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds`, children
+    /// `allowed`: a bit set of moves) in `e` and
     /// prefetches the node's move-table rows. Its children's entries of the first lookup are
     /// computed and prefetched by the lane's next step, which needs those rows: done here,
     /// the lookup would stall on them (measured: 2–3 % of the search rate). When the first
     /// lookup is the corner successor word, it needs no rows: it is prefetched here and read
     /// by the next step.
     #[inline(always)]
-    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, last_face: usize, bounds: Bounds) {
-        let allowed = ALLOWED_AFTER[last_face];
+    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, allowed: u32, bounds: Bounds) {
         self.nodes += allowed.count_ones() as u64;
         e.node = *node;
         e.composed = false;
@@ -486,6 +491,9 @@ fn solution(prefix: &[Move], path: &[(Move, bool)]) -> Vec<Move> {
     moves
 }
 
+/// All 18 moves as a move set.
+const ALL_MOVES: u32 = (1 << 18) - 1;
+
 /// The half turns U2 R2 F2 D2 L2 B2 as a move set (bit `m` for move index `m`).
 const HALF_TURNS: u32 = 0b010_010_010_010_010_010;
 
@@ -536,6 +544,10 @@ pub(super) struct Unit {
     pub(super) q: Cube,
     pub(super) moves: Vec<Move>,
     pub(super) h: u8,
+    /// The unit's first move may follow its last one on the opposite face in either order
+    /// (only the same face is excluded): set on a unit that stands for units dropped as its
+    /// symmetric duplicates (see the `ida` module docs).
+    pub(super) any_first_order: bool,
 }
 
 #[cfg(test)]

@@ -33,6 +33,9 @@ pub struct OptimalConfig {
     /// Let the search extend a node's inverse where that reads more
     /// ([`SearchOptions::switch_sides`]; only the `sym48` set allows it; off by default).
     pub switch_sides: bool,
+    /// Search one work unit per set of units that the position's own symmetries relate
+    /// ([`SearchOptions::symmetric_units`]; on by default).
+    pub symmetric_units: bool,
 }
 
 impl OptimalConfig {
@@ -45,6 +48,7 @@ impl OptimalConfig {
             max_depth: self.max_depth,
             dual: self.dual || self.patterns.iter().any(|p| p.coset_holds_half_turns()),
             switch_sides: self.switch_sides,
+            symmetric_units: self.symmetric_units,
             ..SearchOptions::default()
         }
     }

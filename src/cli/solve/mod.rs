@@ -61,6 +61,11 @@ pub struct SolveArgs {
     /// so off by default.
     #[arg(long)]
     switch_sides: bool,
+    /// Optimal solver: search every work unit even when the position's own symmetries make
+    /// some of them conjugates of others (by default one of each such set is searched: the
+    /// same results, fewer nodes on symmetric positions).
+    #[arg(long)]
+    no_symmetric_units: bool,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -153,6 +158,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         sym: args.sym,
         successors: !args.no_successors,
         switch_sides: args.switch_sides,
+        symmetric_units: !args.no_symmetric_units,
     };
     let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;

@@ -105,6 +105,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 sym: false,
                 successors: true,
                 switch_sides: false,
+                symmetric_units: true,
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
