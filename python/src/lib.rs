@@ -275,6 +275,7 @@ impl Solver {
             sym,
             successors,
             switch_sides: false,
+            symmetric_units: true,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
