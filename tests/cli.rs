@@ -253,6 +253,34 @@ fn no_successors_searches_the_same_tree() {
     assert!(without > 0);
 }
 
+/// `--no-symmetric-units` searches every work unit of a symmetric position: the same length,
+/// more nodes ("four spots" is fixed by several symmetries).
+#[test]
+fn symmetric_units_can_be_turned_off() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "F2 B2 U D' R2 L2 U D'",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            korf6_dir(),
+            "--json",
+            "--no-upper-bound",
+        ];
+        args.extend_from_slice(extra);
+        let o = optcube(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["optimal"], true);
+        (v["length"].as_u64().unwrap(), v["nodes"].as_u64().unwrap())
+    };
+    let (len_one, nodes_one) = run(&[]);
+    let (len_all, nodes_all) = run(&["--no-symmetric-units"]);
+    assert_eq!(len_one, len_all);
+    assert!(nodes_one < nodes_all, "{nodes_one} against {nodes_all}");
+}
+
 #[test]
 fn bad_file_lines_are_named() {
     let file = std::env::temp_dir().join(format!("optcube-bad-{}.txt", std::process::id()));
