@@ -137,7 +137,6 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
 /// are left. A solution found anywhere stops all threads: every solution of this iteration has
 /// `bound` moves and is optimal. `stab`: the symmetries fixing the position, whose duplicate
 /// units are dropped (module docs).
-#[allow(clippy::too_many_arguments)]
 fn iteration(
     h: &Heuristic,
     p: &Cube,
