@@ -276,6 +276,7 @@ impl Solver {
             successors,
             switch_sides: false,
             symmetric_units: true,
+            node_order: true,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())

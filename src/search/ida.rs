@@ -33,6 +33,14 @@
 //! cannot begin it, or `K·N'` would shorten to a solution below the bound, which the previous
 //! iteration rules out. Units that stand for none keep the canonical rule.
 //!
+//! Unit order ([`SearchOptions::node_order`]): after the first iteration, the units are searched
+//! in decreasing order of the nodes their subtrees took in the previous iteration (H48 does the
+//! same, nissy-core `doc/h48.md`, "Heuristically sorting tasks"). A subtree that generated many
+//! nodes at the previous bound kept many paths within it, so it is the likeliest to hold a
+//! solution at the next; the order matters only in the last iteration, which ends at its first
+//! solution. Units the previous iteration pruned at the split depth (no count) come last, and
+//! ties go by heuristic value.
+//!
 //! Invariants: a solution found in the iteration with bound `B` has exactly `B` moves, and it is
 //! optimal because the previous iteration, with a smaller bound, was searched completely (the
 //! heuristic is admissible). A search that is stopped (Ctrl-C, `max_depth`) never claims
@@ -52,6 +60,20 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
+
+/// The nodes each work unit of an iteration took, by the unit's moves.
+type UnitNodes = HashMap<Vec<Move>, u64>;
+
+/// What an iteration ends with.
+struct Outcome {
+    /// A solution of `bound` moves, if one was found.
+    solution: Option<Vec<Move>>,
+    nodes: u64,
+    /// The smallest `g + h` that exceeded the bound.
+    min_exceeded: u8,
+    /// The nodes of each unit (complete only when no solution was found).
+    unit_nodes: UnitNodes,
+}
 
 /// Collects the nodes at depth `depth` that survive the bound (or returns a solution found on
 /// the way), with the nodes generated doing so.
@@ -101,6 +123,14 @@ fn split(
     Ok(units)
 }
 
+/// Sorts `units` by the nodes `prev` gives them, most first; units it does not name count 0.
+/// The sort is stable, so ties keep their order (the heuristic order of [`split`]).
+fn order_by_nodes(units: &mut [Unit], prev: &UnitNodes) {
+    if !prev.is_empty() {
+        units.sort_by_key(|u| std::cmp::Reverse(prev.get(&u.moves).copied().unwrap_or(0)));
+    }
+}
+
 /// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
 pub(super) fn stabilizer(p: &Cube) -> Vec<usize> {
     let syms = symmetries();
@@ -130,13 +160,15 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
     kept
 }
 
-/// Runs one iteration with `bound`; returns (solution, nodes, smallest exceeding f).
+/// Runs one iteration with `bound`.
 ///
-/// The tree is split at `split_depth` into work units, most promising first; every thread
-/// takes units from the shared list as its lanes become free, so no thread idles while units
-/// are left. A solution found anywhere stops all threads: every solution of this iteration has
-/// `bound` moves and is optimal. `stab`: the symmetries fixing the position, whose duplicate
-/// units are dropped (module docs).
+/// The tree is split at `split_depth` into work units, ordered (module docs; `prev`: the
+/// previous iteration's [`Outcome::unit_nodes`]); every thread takes units from the shared list
+/// as its lanes become free, so no thread idles while units are left. A solution found
+/// anywhere stops all threads: every solution of this iteration has `bound` moves and is
+/// optimal. `stab`: the symmetries fixing the position, whose duplicate units are dropped
+/// (module docs).
+#[allow(clippy::too_many_arguments)]
 fn iteration(
     h: &Heuristic,
     p: &Cube,
@@ -144,9 +176,10 @@ fn iteration(
     bound: u8,
     opts: &SearchOptions,
     stab: &[usize],
+    prev: &UnitNodes,
     stop: &AtomicBool,
-) -> (Option<Vec<Move>>, u64, u8) {
-    let mut nodes = 0;
+) -> Outcome {
+    let mut nodes = 1;
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
     let root = Unit {
@@ -166,51 +199,61 @@ fn iteration(
         &mut min_exceeded,
     ) {
         Ok(u) => u,
-        Err(sol) => return (Some(sol), nodes + 1, min_exceeded),
+        Err(sol) => {
+            return Outcome {
+                solution: Some(sol),
+                nodes,
+                min_exceeded,
+                unit_nodes: UnitNodes::new(),
+            };
+        }
     };
+    if opts.node_order {
+        order_by_nodes(&mut units, prev);
+    }
     if !stab.is_empty() {
         units = one_unit_per_orbit(units, stab);
     }
     let next = AtomicUsize::new(0);
-    if opts.threads <= 1 {
-        let mut w = Worker::new(h, opts, bound);
-        let sol = w.run(&Work {
-            units: &units,
-            next: &next,
-            stops: [stop, stop],
-        });
-        return (sol, nodes + 1 + w.nodes, min_exceeded.min(w.min_exceeded));
-    }
+    let unit_nodes: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
-    let total_nodes = AtomicU64::new(nodes + 1);
+    let total_nodes = AtomicU64::new(nodes);
     let min_ex = std::sync::atomic::AtomicU8::new(min_exceeded);
     // Either an outside stop or a solution found by a sibling ends the iteration's workers.
     let local_stop = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..opts.threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut w = Worker::new(h, opts, bound);
-                    let work = Work {
-                        units: &units,
-                        next: &next,
-                        stops: [stop, &local_stop],
-                    };
-                    if let Some(sol) = w.run(&work) {
-                        found.lock().expect("lock").get_or_insert(sol);
-                        local_stop.store(true, Relaxed);
-                    }
-                    total_nodes.fetch_add(w.nodes, Relaxed);
-                    min_ex.fetch_min(w.min_exceeded, Relaxed);
-                })
-            })
-            .collect();
-        for w in workers {
-            w.join().expect("search worker");
+    let work = Work {
+        units: &units,
+        next: &next,
+        stops: [stop, &local_stop],
+        unit_nodes: &unit_nodes,
+    };
+    let search = || {
+        let mut w = Worker::new(h, opts, bound);
+        if let Some(sol) = w.run(&work) {
+            found.lock().expect("lock").get_or_insert(sol);
+            local_stop.store(true, Relaxed);
         }
-    });
-    let sol = found.into_inner().expect("lock");
-    (sol, total_nodes.into_inner(), min_ex.into_inner())
+        total_nodes.fetch_add(w.nodes, Relaxed);
+        min_ex.fetch_min(w.min_exceeded, Relaxed);
+    };
+    if opts.threads <= 1 {
+        search();
+    } else {
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..opts.threads).map(|_| s.spawn(search)).collect();
+            for w in workers {
+                w.join().expect("search worker");
+            }
+        });
+    }
+    Outcome {
+        solution: found.into_inner().expect("lock"),
+        nodes: total_nodes.into_inner(),
+        min_exceeded: min_ex.into_inner(),
+        unit_nodes: (units.into_iter().zip(unit_nodes))
+            .map(|(u, n)| (u.moves, n.into_inner()))
+            .collect(),
+    }
 }
 
 /// Finds an optimal solution of `cube` with IDA*.
@@ -239,12 +282,19 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
     };
     let mut bound = h.value(&p, &q, opts.dual).max(1);
     result.lower_bound = bound;
+    let mut prev = UnitNodes::new();
     loop {
         if bound > opts.max_depth {
             break;
         }
         let t = Instant::now();
-        let (sol, nodes, min_exceeded) = iteration(h, &p, &q, bound, opts, &stab, stop);
+        let Outcome {
+            solution: sol,
+            nodes,
+            min_exceeded,
+            unit_nodes,
+        } = iteration(h, &p, &q, bound, opts, &stab, &prev, stop);
+        prev = unit_nodes;
         result.nodes += nodes;
         result.iterations.push(Iteration {
             bound,
@@ -268,4 +318,90 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
     }
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::parse_moves;
+    use crate::testing::korf6;
+
+    fn unit(moves: &str, h: u8) -> Unit {
+        Unit {
+            p: Cube::SOLVED,
+            q: Cube::SOLVED,
+            moves: parse_moves(moves).unwrap(),
+            h,
+            any_first_order: false,
+        }
+    }
+
+    /// Most nodes first; ties and units without a count keep their order.
+    #[test]
+    fn units_are_ordered_by_previous_nodes() {
+        let names = ["U R F", "U R B", "D L B", "F2 U L", "R D2 F'"];
+        let mut units: Vec<Unit> = names.iter().map(|m| unit(m, 9)).collect();
+        let prev: UnitNodes = [("U R B", 5), ("D L B", 50), ("R D2 F'", 5), ("U R F", 0)]
+            .iter()
+            .map(|&(m, n)| (parse_moves(m).unwrap(), n))
+            .collect();
+        order_by_nodes(&mut units, &prev);
+        let got: Vec<String> = (units.iter())
+            .map(|u| {
+                u.moves
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(got, ["D L B", "U R B", "R D2 F'", "U R F", "F2 U L"]);
+        // No counts (the first iteration): the order stays.
+        let mut again: Vec<Unit> = names.iter().map(|m| unit(m, 9)).collect();
+        order_by_nodes(&mut again, &UnitNodes::new());
+        assert!(
+            again
+                .iter()
+                .zip(names)
+                .all(|(u, n)| u.moves == parse_moves(n).unwrap())
+        );
+    }
+
+    /// A complete iteration reports every unit it searched, and the units' counts are all its
+    /// nodes but those of the split; on 1 and 2 threads alike.
+    #[test]
+    fn unit_counts_add_up_to_the_iteration() {
+        let h = korf6();
+        // 12 moves optimal (the README's example).
+        let c = Cube::from_moves(&parse_moves("R U2 F' L D B' R2 U F' D2 L' B").unwrap());
+        let q = c.inverse();
+        let bound = 11;
+        let stop = AtomicBool::new(false);
+        let mut split_nodes = 1;
+        let mut min = u8::MAX;
+        let root = Unit {
+            p: c,
+            q,
+            moves: vec![],
+            h: 0,
+            any_first_order: false,
+        };
+        let units = split(h, false, root, bound, 3, &mut split_nodes, &mut min).unwrap();
+        for threads in [1, 2] {
+            let opts = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let out = iteration(h, &c, &q, bound, &opts, &[], &UnitNodes::new(), &stop);
+            assert!(
+                out.solution.is_none(),
+                "bound {bound} is below the distance"
+            );
+            assert_eq!(out.unit_nodes.len(), units.len());
+            assert!(units.iter().all(|u| out.unit_nodes.contains_key(&u.moves)));
+            let sum: u64 = out.unit_nodes.values().sum();
+            assert!(sum > 0);
+            assert_eq!(sum + split_nodes, out.nodes, "threads {threads}");
+        }
+    }
 }

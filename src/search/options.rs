@@ -34,6 +34,12 @@ pub struct SearchOptions {
     /// set of units whose positions those symmetries map onto each other (see the `ida`
     /// module docs). Same lengths, fewer nodes on symmetric positions; no effect on others.
     pub symmetric_units: bool,
+    /// Search the work units of an iteration in decreasing order of the nodes they took in the
+    /// previous one (ties, and units new to this bound, by heuristic value), instead of by
+    /// heuristic value alone: the subtrees that came nearest to the goal are searched first, so
+    /// the last iteration tends to meet a solution sooner (see the `ida` module docs). Same
+    /// lengths; off, to measure it.
+    pub node_order: bool,
 }
 
 impl Default for SearchOptions {
@@ -49,6 +55,7 @@ impl Default for SearchOptions {
             corner_successors: true,
             switch_sides: false,
             symmetric_units: true,
+            node_order: true,
         }
     }
 }

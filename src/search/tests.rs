@@ -237,6 +237,36 @@ fn complete_iterations(
     (solution.len(), iterations)
 }
 
+/// Ordering the work units by the previous iteration's nodes changes only which subtree the
+/// last iteration meets its solution in: the lengths and every complete iteration's nodes are
+/// those of the heuristic order, on 1 and 2 threads, plain and dual.
+#[test]
+fn node_order_keeps_lengths_and_trees() {
+    let mut rng = Rng::new(1913);
+    for len in [9, 10, 11, 12] {
+        let moves: Vec<Move> = (0..len)
+            .map(|_| Move::from_index(rng.below(18) as usize))
+            .collect();
+        let c = Cube::from_moves(&moves);
+        for (threads, dual) in [(1, false), (2, true)] {
+            let by_h = SearchOptions {
+                threads,
+                dual,
+                node_order: false,
+                ..SearchOptions::default()
+            };
+            let by_nodes = SearchOptions {
+                node_order: true,
+                ..by_h.clone()
+            };
+            let (len_h, it_h) = complete_iterations(h(), &c, &by_h);
+            let (len_n, it_n) = complete_iterations(h(), &c, &by_nodes);
+            assert_eq!(len_n, len_h, "{moves:?} threads {threads}");
+            assert_eq!(it_n, it_h, "{moves:?} threads {threads}");
+        }
+    }
+}
+
 /// Interleaving lanes and threads changes the order in which subtrees are visited, not the
 /// tree: every complete iteration generates exactly the same nodes.
 #[test]

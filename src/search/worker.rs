@@ -31,7 +31,7 @@ use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
 use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::successors::CornerSuccessors;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// One depth-first search of a work unit's subtree, in progress. A thread runs several lanes
 /// and switches between them at every memory round (see [`Worker::step`]).
@@ -47,6 +47,8 @@ pub(super) struct Lane {
     unit: usize,
     /// Depth of the unit's node.
     g0: u8,
+    /// Nodes generated in the unit so far (reported to [`Work::unit_nodes`] when it is done).
+    nodes: u64,
     exp: Box<Expansion>,
     /// An expansion is in progress (`exp.pending` tells whether a lookup is prefetched).
     expanding: bool,
@@ -69,6 +71,7 @@ impl Lane {
             path: Vec::with_capacity(24),
             unit: 0,
             g0: 0,
+            nodes: 0,
             exp: Box::new(Expansion {
                 node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
                 corner_value: 0,
@@ -252,7 +255,11 @@ impl<'a> Worker<'a> {
         loop {
             let depth = lane.depth as u8;
             if depth == 0 {
-                // The unit is finished (or none was taken yet): take the next one.
+                // The unit is finished (or none was taken yet): report it, take the next one.
+                if lane.nodes > 0 {
+                    work.unit_nodes[lane.unit].store(lane.nodes, Relaxed);
+                    lane.nodes = 0;
+                }
                 let i = work.next.fetch_add(1, Relaxed);
                 let Some(u) = work.units.get(i) else {
                     return Step::Done;
@@ -266,7 +273,7 @@ impl<'a> Worker<'a> {
                 } else {
                     ALLOWED_AFTER[last]
                 };
-                self.begin(
+                lane.nodes += self.begin(
                     &mut lane.exp,
                     &Node::new(&u.p, &u.q),
                     u.moves.len() as u8,
@@ -300,22 +307,30 @@ impl<'a> Worker<'a> {
             if byte & SWITCH != 0 {
                 last = child.switch_sides(last);
             }
-            self.begin(&mut lane.exp, &child, g, ALLOWED_AFTER[last], bounds);
+            lane.nodes += self.begin(&mut lane.exp, &child, g, ALLOWED_AFTER[last], bounds);
             lane.expanding = true;
             return Step::Working;
         }
     }
 
     /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds`, children
-    /// `allowed`: a bit set of moves) in `e` and
+    /// `allowed`: a bit set of moves) in `e`, counting its children as nodes (returned), and
     /// prefetches the node's move-table rows. Its children's entries of the first lookup are
     /// computed and prefetched by the lane's next step, which needs those rows: done here,
     /// the lookup would stall on them (measured: 2–3 % of the search rate). When the first
     /// lookup is the corner successor word, it needs no rows: it is prefetched here and read
     /// by the next step.
     #[inline(always)]
-    fn begin(&mut self, e: &mut Expansion, node: &Node, g: u8, allowed: u32, bounds: Bounds) {
-        self.nodes += allowed.count_ones() as u64;
+    fn begin(
+        &mut self,
+        e: &mut Expansion,
+        node: &Node,
+        g: u8,
+        allowed: u32,
+        bounds: Bounds,
+    ) -> u64 {
+        let nodes = allowed.count_ones() as u64;
+        self.nodes += nodes;
         e.node = *node;
         e.composed = false;
         e.g = g;
@@ -340,6 +355,7 @@ impl<'a> Worker<'a> {
                 e.pending = true;
             }
         }
+        nodes
     }
 
     /// Computes the indices of the next lookup for the children still alive and prefetches
@@ -536,6 +552,9 @@ pub(super) struct Work<'w> {
     pub(super) units: &'w [Unit],
     pub(super) next: &'w AtomicUsize,
     pub(super) stops: [&'w AtomicBool; 2],
+    /// The nodes each unit took (same index as `units`), written by the lane that searched
+    /// it once it is done; 0 for a unit not (completely) searched.
+    pub(super) unit_nodes: &'w [AtomicU64],
 }
 
 /// A work unit: a node at the split depth and the moves that lead to it.

@@ -36,6 +36,9 @@ pub struct OptimalConfig {
     /// Search one work unit per set of units that the position's own symmetries relate
     /// ([`SearchOptions::symmetric_units`]; on by default).
     pub symmetric_units: bool,
+    /// Search an iteration's work units most-nodes-first by the previous iteration's counts
+    /// ([`SearchOptions::node_order`]; on by default).
+    pub node_order: bool,
 }
 
 impl OptimalConfig {
@@ -49,6 +52,7 @@ impl OptimalConfig {
             dual: self.dual || self.patterns.iter().any(|p| p.coset_holds_half_turns()),
             switch_sides: self.switch_sides,
             symmetric_units: self.symmetric_units,
+            node_order: self.node_order,
             ..SearchOptions::default()
         }
     }

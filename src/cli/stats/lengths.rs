@@ -106,6 +106,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 successors: true,
                 switch_sides: false,
                 symmetric_units: true,
+                node_order: true,
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
