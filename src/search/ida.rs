@@ -65,7 +65,7 @@ use std::time::Instant;
 type UnitNodes = HashMap<Vec<Move>, u64>;
 
 /// What an iteration ends with.
-struct Outcome {
+struct IterationEnd {
     /// A solution of `bound` moves, if one was found.
     solution: Option<Vec<Move>>,
     nodes: u64,
@@ -163,7 +163,7 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
 /// Runs one iteration with `bound`.
 ///
 /// The tree is split at `split_depth` into work units, ordered (module docs; `prev`: the
-/// previous iteration's [`Outcome::unit_nodes`]); every thread takes units from the shared list
+/// previous iteration's [`IterationEnd::unit_nodes`]); every thread takes units from the shared list
 /// as its lanes become free, so no thread idles while units are left. A solution found
 /// anywhere stops all threads: every solution of this iteration has `bound` moves and is
 /// optimal. `stab`: the symmetries fixing the position, whose duplicate units are dropped
@@ -178,7 +178,7 @@ fn iteration(
     stab: &[usize],
     prev: &UnitNodes,
     stop: &AtomicBool,
-) -> Outcome {
+) -> IterationEnd {
     let mut nodes = 1;
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
@@ -200,7 +200,7 @@ fn iteration(
     ) {
         Ok(u) => u,
         Err(sol) => {
-            return Outcome {
+            return IterationEnd {
                 solution: Some(sol),
                 nodes,
                 min_exceeded,
@@ -246,7 +246,7 @@ fn iteration(
             }
         });
     }
-    Outcome {
+    IterationEnd {
         solution: found.into_inner().expect("lock"),
         nodes: total_nodes.into_inner(),
         min_exceeded: min_ex.into_inner(),
@@ -288,7 +288,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
             break;
         }
         let t = Instant::now();
-        let Outcome {
+        let IterationEnd {
             solution: sol,
             nodes,
             min_exceeded,
