@@ -160,7 +160,7 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
     kept
 }
 
-/// Runs one iteration with `bound`.
+/// Runs one iteration with `bound` on the tree of `root` ([`Unit::root`]).
 ///
 /// The tree is split at `split_depth` into work units, ordered (module docs; `prev`: the
 /// previous iteration's [`IterationEnd::unit_nodes`]); every thread takes units from the shared list
@@ -168,11 +168,9 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
 /// anywhere stops all threads: every solution of this iteration has `bound` moves and is
 /// optimal. `stab`: the symmetries fixing the position, whose duplicate units are dropped
 /// (module docs).
-#[allow(clippy::too_many_arguments)]
 fn iteration(
     h: &Heuristic,
-    p: &Cube,
-    q: &Cube,
+    root: &Unit,
     bound: u8,
     opts: &SearchOptions,
     stab: &[usize],
@@ -182,17 +180,10 @@ fn iteration(
     let mut nodes = 1;
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
-    let root = Unit {
-        p: *p,
-        q: *q,
-        moves: vec![],
-        h: 0,
-        any_first_order: false,
-    };
     let mut units = match split(
         h,
         opts.dual,
-        root,
+        root.clone(),
         bound,
         depth,
         &mut nodes,
@@ -282,6 +273,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
     };
     let mut bound = h.value(&p, &q, opts.dual).max(1);
     result.lower_bound = bound;
+    let root = Unit::root(&p, &q);
     let mut prev = UnitNodes::new();
     loop {
         if bound > opts.max_depth {
@@ -293,7 +285,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
             nodes,
             min_exceeded,
             unit_nodes,
-        } = iteration(h, &p, &q, bound, opts, &stab, &prev, stop);
+        } = iteration(h, &root, bound, opts, &stab, &prev, stop);
         prev = unit_nodes;
         result.nodes += nodes;
         result.iterations.push(Iteration {
@@ -374,25 +366,18 @@ mod tests {
         let h = korf6();
         // 12 moves optimal (the README's example).
         let c = Cube::from_moves(&parse_moves("R U2 F' L D B' R2 U F' D2 L' B").unwrap());
-        let q = c.inverse();
         let bound = 11;
         let stop = AtomicBool::new(false);
         let mut split_nodes = 1;
         let mut min = u8::MAX;
-        let root = Unit {
-            p: c,
-            q,
-            moves: vec![],
-            h: 0,
-            any_first_order: false,
-        };
-        let units = split(h, false, root, bound, 3, &mut split_nodes, &mut min).unwrap();
+        let root = Unit::root(&c, &c.inverse());
+        let units = split(h, false, root.clone(), bound, 3, &mut split_nodes, &mut min).unwrap();
         for threads in [1, 2] {
             let opts = SearchOptions {
                 threads,
                 ..SearchOptions::default()
             };
-            let out = iteration(h, &c, &q, bound, &opts, &[], &UnitNodes::new(), &stop);
+            let out = iteration(h, &root, bound, &opts, &[], &UnitNodes::new(), &stop);
             assert!(
                 out.solution.is_none(),
                 "bound {bound} is below the distance"

@@ -558,6 +558,7 @@ pub(super) struct Work<'w> {
 }
 
 /// A work unit: a node at the split depth and the moves that lead to it.
+#[derive(Clone)]
 pub(super) struct Unit {
     pub(super) p: Cube,
     pub(super) q: Cube,
@@ -567,6 +568,19 @@ pub(super) struct Unit {
     /// (only the same face is excluded): set on a unit that stands for units dropped as its
     /// symmetric duplicates (see the `ida` module docs).
     pub(super) any_first_order: bool,
+}
+
+impl Unit {
+    /// The unit of the whole tree: position `p` with inverse `q`, no moves yet.
+    pub(super) fn root(p: &Cube, q: &Cube) -> Unit {
+        Unit {
+            p: *p,
+            q: *q,
+            moves: vec![],
+            h: 0,
+            any_first_order: false,
+        }
+    }
 }
 
 #[cfg(test)]
