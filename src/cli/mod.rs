@@ -177,8 +177,9 @@ impl TableDir {
 #[derive(clap::Args)]
 pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
-    /// (the 48-symmetry coset table: 30 MB, random positions), or table names separated by
-    /// commas [default: korf; solve: the fastest set whose tables are present, else korf]
+    /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
+    /// E-slice edges' flips: 478 MB), or table names separated by commas [default: korf;
+    /// solve: the fastest set whose tables are present, else korf]
     #[arg(long)]
     pub set: Option<String>,
     #[command(flatten)]

@@ -10,12 +10,20 @@
 //! hold M-slice edges (C(8,4) = 70), 34,650 values ([`slice_sep`], [`SliceSep`]). A symmetry
 //! maps slices to slices, so the separation of a conjugate depends only on the separation.
 //!
+//! Variant `e4` of the coordinate also requires the four E-slice edges (FR FL BL BR) to be
+//! oriented. Its edge part is the separation times the flips of the E pieces *listed in place
+//! order* (16 values, [`sep_flip_bytes`], [`SepFlip`]): which pieces are E pieces is fixed by the
+//! separation, so this is the coset of the smaller subgroup (still holding every half turn,
+//! since no half turn flips an edge). An E piece in an E place has its F/B sticker on the F/B
+//! faces exactly when its R/L sticker is on the R/L faces, so the 16 symmetries that keep the
+//! UD axis keep that subgroup too, and act on the coordinate; the other 32 do not.
+//!
 //! Invariants: [`corner_coset`] depends only on which tetrad each place's piece belongs to and on
 //! the orientations, so moves act on it ([`CornerCoset::moves`]) and every half turn fixes the
 //! solved value; it is well defined on conjugates (the value of `S c S⁻¹` depends only on the
 //! value of `c`), so its classes under the symmetries are classes of positions.
 
-use super::symmetry::{SymClasses, SymCube, symmetries};
+use super::symmetry::{N_SYM_UD, SymClasses, SymCube, symmetries};
 use super::{N_MOVES, N_TWIST, twist, twist_cube};
 use crate::cube::{Cube, Move};
 use std::sync::OnceLock;
@@ -256,12 +264,89 @@ impl SliceSep {
     }
 }
 
+/// Values of the `e4` edge part: slice separation × flips of the E pieces in place order.
+pub const N_SEP_FLIP: usize = N_SLICE_SEP * 16;
+
+/// The `e4` edge part of a position from its edge bytes: `separation · 16 + flips`, where bit
+/// `k` of `flips` is the flip of the `k`-th place (in place order) holding an E piece.
+#[inline(always)]
+pub fn sep_flip_bytes(e: &[u8; 16]) -> usize {
+    let (mut flips, mut k) = (0usize, 0);
+    for &b in &e[..12] {
+        let in_e = (b >> 3 & 1) as usize;
+        flips |= ((b >> 4 & 1) as usize & in_e) << k;
+        k += in_e;
+    }
+    slice_sep_bytes(e) * 16 + flips
+}
+
+/// Edges (permutation, flips) with `e4` edge part `x`: [`slice_sep_edges`], the E pieces
+/// flipped as the low four bits say and every other edge unflipped.
+pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
+    let ep = slice_sep_edges(x / 16);
+    let mut eo = [0u8; 12];
+    let mut k = 0;
+    for (p, &piece) in ep.iter().enumerate() {
+        if edge_slice(piece) == 0 {
+            eo[p] = (x >> k & 1) as u8;
+            k += 1;
+        }
+    }
+    (ep, eo)
+}
+
+/// The move table and the conjugation table (16 UD symmetries) of the `e4` edge part, for the
+/// table builder (75 MB, built once per process in about a second).
+pub struct SepFlip {
+    /// `moves[x * 18 + m]`: the value after move `m`.
+    pub moves: Vec<u32>,
+    /// `conj[x * 16 + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`,
+    /// `s < 16`.
+    pub conj: Vec<u32>,
+}
+
+impl SepFlip {
+    pub fn get() -> &'static SepFlip {
+        static TABLES: OnceLock<SepFlip> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            let syms = symmetries();
+            let move_cubes: Vec<SymCube> =
+                Move::all().map(|m| SymCube::from_cube(m.cube())).collect();
+            let value = |c: &SymCube| {
+                let mut e = [0u8; 16];
+                for p in 0..12 {
+                    e[p] = c.ep[p] | c.eo[p] << 4;
+                }
+                sep_flip_bytes(&e) as u32
+            };
+            let (mut moves, mut conj) = (
+                Vec::with_capacity(N_SEP_FLIP * N_MOVES),
+                Vec::with_capacity(N_SEP_FLIP * N_SYM_UD),
+            );
+            for x in 0..N_SEP_FLIP {
+                let (ep, eo) = sep_flip_edges(x);
+                let c = SymCube {
+                    ep,
+                    eo,
+                    ..SymCube::IDENTITY
+                };
+                moves.extend(move_cubes.iter().map(|m| value(&c.mul(m))));
+                conj.extend((0..N_SYM_UD).map(|s| value(&syms.conj(&c, s))));
+            }
+            SepFlip { moves, conj }
+        })
+    }
+}
+
 /// The symmetry classes of the corner coset coordinate, and (built apart, on first use) its
 /// move table: the search needs only the classes, the table builder both.
 pub struct CornerCoset {
     /// Classes under all 48 symmetries (class, symmetry to the representative, stabilizers).
     pub classes: SymClasses,
 }
+
+/// Classes of the corner coset coordinate under the 16 symmetries that keep the UD axis.
+pub const N_CORNER_COSET_CLASSES_UD: usize = 9_996;
 
 impl CornerCoset {
     /// Built once per process (well under a second) and shared.
@@ -275,6 +360,21 @@ impl CornerCoset {
                 |x| SymCube::from_cube(&corner_coset_cube(x)),
                 |c| corner_coset(&c.cp, &c.co),
             ),
+        })
+    }
+
+    /// Classes under the 16 symmetries that keep the UD axis (for the `e4` table builder,
+    /// whose edge part only those symmetries act on), built once per process on first use.
+    pub fn classes_ud() -> &'static SymClasses {
+        static CLASSES: OnceLock<SymClasses> = OnceLock::new();
+        CLASSES.get_or_init(|| {
+            SymClasses::build(
+                symmetries(),
+                N_SYM_UD,
+                N_CORNER_COSET,
+                |x| SymCube::from_cube(&corner_coset_cube(x)),
+                |c| corner_coset(&c.cp, &c.co),
+            )
         })
     }
 
@@ -365,6 +465,91 @@ mod tests {
                 t.moves[solved * 18 + m.index()] as usize == solved,
                 m.quarter_turns() == 2
             );
+        }
+    }
+
+    /// The `e4` edge part: moves act on it, the 16 UD symmetries act on it (the value of a
+    /// conjugate follows from the value), its cube round-trips, and exactly the half turns fix
+    /// the solved value.
+    #[test]
+    fn e4_edge_part_moves_and_conjugates() {
+        let t = SepFlip::get();
+        let syms = symmetries();
+        for x in (0..N_SEP_FLIP).step_by(13) {
+            let (ep, eo) = sep_flip_edges(x);
+            let c = Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo);
+            assert_eq!(sep_flip_bytes(c.edge_bytes()), x);
+        }
+        let mut rng = Rng::new(44);
+        for _ in 0..2000 {
+            let c = Cube::random(&mut rng);
+            let x = sep_flip_bytes(c.edge_bytes());
+            assert_eq!(x / 16, slice_sep(&c.ep()));
+            for m in Move::all() {
+                let d = c.apply(m);
+                assert_eq!(
+                    t.moves[x * 18 + m.index()] as usize,
+                    sep_flip_bytes(d.edge_bytes())
+                );
+            }
+            for s in 0..N_SYM_UD {
+                let conj = syms.conj_cube(&c, s);
+                assert_eq!(
+                    t.conj[x * 16 + s] as usize,
+                    sep_flip_bytes(conj.edge_bytes()),
+                    "sym {s}"
+                );
+            }
+        }
+        let solved = sep_flip_bytes(Cube::SOLVED.edge_bytes());
+        for m in Move::all() {
+            assert_eq!(
+                t.moves[solved * 18 + m.index()] as usize == solved,
+                m.quarter_turns() == 2,
+                "{m}"
+            );
+        }
+    }
+
+    /// The other 32 symmetries do not act on the `e4` edge part: two positions with the same
+    /// value can have conjugates with different values (which is why the table is built over
+    /// 16-symmetry classes and only then reduced by 48).
+    #[test]
+    fn e4_edge_part_is_not_48_symmetric() {
+        let syms = symmetries();
+        let mut rng = Rng::new(45);
+        let mut differs = false;
+        for _ in 0..200 {
+            let a = Cube::random(&mut rng);
+            // The same separation and E flips, other flips changed: two edges off the E slice.
+            let mut eo = a.eo();
+            let off: Vec<usize> = (0..12).filter(|&p| edge_slice(a.ep()[p]) != 0).collect();
+            eo[off[0]] ^= 1;
+            eo[off[1]] ^= 1;
+            let b = Cube::from_parts(a.cp(), a.co(), a.ep(), eo);
+            assert_eq!(
+                sep_flip_bytes(a.edge_bytes()),
+                sep_flip_bytes(b.edge_bytes())
+            );
+            let s = crate::coord::symmetry::S_URF3;
+            differs |= sep_flip_bytes(syms.conj_cube(&a, s).edge_bytes())
+                != sep_flip_bytes(syms.conj_cube(&b, s).edge_bytes());
+        }
+        assert!(differs);
+    }
+
+    /// 9,996 classes under the 16 UD symmetries; class size times stabilizer size is 16.
+    #[test]
+    fn classes_under_16_symmetries() {
+        let classes = CornerCoset::classes_ud();
+        assert_eq!(classes.len(), N_CORNER_COSET_CLASSES_UD);
+        let mut size = vec![0usize; classes.len()];
+        for &c in &classes.class_of {
+            size[c as usize] += 1;
+        }
+        for (cls, &n) in size.iter().enumerate() {
+            assert_eq!(n * classes.stabilizer[cls].count_ones() as usize, 16);
+            assert!(classes.stabilizer[cls] >> 16 == 0);
         }
     }
 

@@ -227,6 +227,9 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
         Pattern::Phase1 => f.call(Phase1Space::get(false)),
         Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
         Pattern::Sym48E0 => f.call(&super::sym48::Sym48Layout::new()),
+        // The 16-symmetry layout its builder searches (`sym48e4::UdLayout`) is not the layout
+        // of the table's own index.
+        Pattern::Sym48E4 => panic!("sym48e4 has no layout of its index; see pdb::sym48e4"),
     }
 }
 
@@ -263,7 +266,7 @@ mod tests {
     /// The block images agree with unranking, moving and ranking every entry.
     #[test]
     fn block_images_match_entry_neighbours() {
-        for pattern in Pattern::ALL {
+        for pattern in Pattern::ALL.into_iter().filter(|&p| p != Pattern::Sym48E4) {
             with_layout(
                 pattern,
                 Check {

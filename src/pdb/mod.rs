@@ -14,6 +14,7 @@ pub mod pattern;
 pub mod phase1;
 pub mod successors;
 pub mod sym48;
+pub mod sym48e4;
 pub mod table;
 
 pub use generate::{Method, generate};

@@ -15,6 +15,7 @@
 use super::batch::{Batch, Members};
 use super::phase1::{self, Phase1Space};
 use super::sym48::{self, Sym48Space};
+use super::sym48e4;
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
@@ -42,6 +43,9 @@ pub enum Pattern {
     /// The 48-symmetry coset coordinate (corner tetrads and twists, edge slices), reduced by
     /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
     Sym48E0,
+    /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
+    /// 1,881,079,200 entries ([`super::sym48e4`]).
+    Sym48E4,
 }
 
 const PERM8: PartialPerm = permutation(8);
@@ -51,7 +55,7 @@ const PICK6: PartialPerm = PartialPerm::new(12, 6);
 
 impl Pattern {
     /// Every pattern, in a fixed order.
-    pub const ALL: [Pattern; 9] = [
+    pub const ALL: [Pattern; 10] = [
         Pattern::Corners,
         Pattern::Edges7A,
         Pattern::Edges7B,
@@ -61,6 +65,7 @@ impl Pattern {
         Pattern::Phase1,
         Pattern::Phase1Sorted,
         Pattern::Sym48E0,
+        Pattern::Sym48E4,
     ];
 
     /// Short name, also the table file's stem.
@@ -75,6 +80,7 @@ impl Pattern {
             Pattern::Phase1 => "phase1",
             Pattern::Phase1Sorted => "phase1sorted",
             Pattern::Sym48E0 => "sym48e0",
+            Pattern::Sym48E4 => "sym48e4",
         }
     }
 
@@ -92,7 +98,7 @@ impl Pattern {
     /// The coset table: the search reads it for every child and its inverse, and half the
     /// memory is worth the few entries read below their value.
     pub fn stored_in_lines(self) -> bool {
-        self == Pattern::Sym48E0
+        self.coset_holds_half_turns()
     }
 
     /// The payload format a file of this pattern is written in, given the table's exact
@@ -122,6 +128,10 @@ impl Pattern {
             Pattern::Sym48E0 => {
                 "corner tetrads and twists, the slice of every edge (48 symmetries)".into()
             }
+            Pattern::Sym48E4 => {
+                "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)"
+                    .into()
+            }
             _ => {
                 let (start, k) = self.edge_run();
                 EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
@@ -137,7 +147,11 @@ impl Pattern {
             Pattern::Edges6A => (0, 6),
             Pattern::Edges6B => (6, 6),
             Pattern::EdgePerm => (0, 12),
-            Pattern::Corners | Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 => (0, 0),
+            Pattern::Corners
+            | Pattern::Phase1
+            | Pattern::Phase1Sorted
+            | Pattern::Sym48E0
+            | Pattern::Sym48E4 => (0, 0),
         }
     }
 
@@ -151,6 +165,7 @@ impl Pattern {
             Pattern::Phase1 => phase1::CLASSES_PLAIN * 2187,
             Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
             Pattern::Sym48E0 => sym48::ENTRIES,
+            Pattern::Sym48E4 => sym48e4::ENTRIES,
         }
     }
 
@@ -164,7 +179,7 @@ impl Pattern {
             Pattern::EdgePerm => edge_perm_index(q),
             Pattern::Edges6A => edge_index::<6, 0>(q),
             Pattern::Edges6B => edge_index::<6, 6>(q),
-            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 => {
+            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 | Pattern::Sym48E4 => {
                 self.index_of_position(&q.inverse())
             }
         }
@@ -177,7 +192,7 @@ impl Pattern {
     pub fn reads_position(self) -> bool {
         matches!(
             self,
-            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0
+            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 | Pattern::Sym48E4
         )
     }
 
@@ -203,19 +218,38 @@ impl Pattern {
         matches!(self, Pattern::Corners | Pattern::EdgePerm)
     }
 
-    /// Is the table a coset table of a subgroup that holds every half turn (`sym48e0`)? Then
-    /// the inverse of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when `m` is a half
-    /// turn: a half turn leaves the inverse position's value unchanged.
+    /// Is the table a coset table of a subgroup that holds every half turn (`sym48e0`,
+    /// `sym48e4`)? Then the inverse of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when
+    /// `m` is a half turn: a half turn leaves the inverse position's value unchanged.
     #[inline(always)]
     pub fn coset_holds_half_turns(self) -> bool {
-        self == Pattern::Sym48E0
+        matches!(self, Pattern::Sym48E0 | Pattern::Sym48E4)
+    }
+
+    /// Entries the build's breadth-first search fills (its progress counts them): the table's
+    /// own, or for `sym48e4` those of the 16-symmetry table it is read off.
+    pub fn build_entries(self) -> u64 {
+        match self {
+            Pattern::Sym48E4 => sym48e4::UD_ENTRIES,
+            _ => self.entries(),
+        }
+    }
+
+    /// Bytes a build of this table holds at its peak (checked against the free memory first).
+    pub fn build_bytes(self) -> u64 {
+        match self {
+            Pattern::Sym48E4 => sym48e4::BUILD_BYTES,
+            _ => super::table::bytes_for(self.entries()) as u64,
+        }
     }
 
     /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
     #[inline(always)]
     fn index_of_position(self, p: &Cube) -> u64 {
-        if self == Pattern::Sym48E0 {
-            return Sym48Space::get().index(p);
+        match self {
+            Pattern::Sym48E0 => return Sym48Space::get().index::<false>(p),
+            Pattern::Sym48E4 => return Sym48Space::get().index::<true>(p),
+            _ => {}
         }
         Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
     }
@@ -252,7 +286,8 @@ impl Pattern {
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, members, f)
             }
-            Pattern::Sym48E0 => Sym48Space::get().for_each_index(cubes, members, f),
+            Pattern::Sym48E0 => Sym48Space::get().for_each_index::<false>(cubes, members, f),
+            Pattern::Sym48E4 => Sym48Space::get().for_each_index::<true>(cubes, members, f),
         }
     }
 
@@ -280,7 +315,8 @@ impl Pattern {
                     .unrank(i)
                     .inverse();
             }
-            Pattern::Sym48E0 => return Sym48Space::get().unrank(i).inverse(),
+            Pattern::Sym48E0 => return Sym48Space::get().unrank::<false>(i).inverse(),
+            Pattern::Sym48E4 => return Sym48Space::get().unrank::<true>(i).inverse(),
             _ => {
                 let (start, k) = self.edge_run();
                 let pp = if k == 7 { PICK7 } else { PICK6 };
@@ -362,7 +398,7 @@ mod tests {
                     Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
                     Pattern::Phase1 => ud || m.quarter_turns() == 2,
                     Pattern::Phase1Sorted => ud,
-                    Pattern::Sym48E0 => m.quarter_turns() == 2,
+                    Pattern::Sym48E0 | Pattern::Sym48E4 => m.quarter_turns() == 2,
                     _ => false,
                 };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");

@@ -17,7 +17,8 @@ pub fn default_dir() -> PathBuf {
 
 /// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
 /// (corners and two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the
-/// 48-symmetry coset table, always probed on the inverse too), or one pattern's own name.
+/// 48-symmetry coset table, always probed on the inverse too), or one pattern's own name
+/// (`sym48e4`, the coset table with the E-slice edges' flips, is a set by that name).
 pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     match name {
         "korf" => Some(vec![
@@ -61,10 +62,10 @@ pub fn set_names() -> String {
 }
 
 /// The sets `solve` prefers when none is named, fastest first: on the first position of
-/// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 2.5 s
-/// with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB table, 39 MB resident) and 39 s with
-/// `korf` (784 MB).
-pub const SOLVE_PREFERENCE: [&str; 3] = ["huge", "sym48", "korf"];
+/// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 1.5 s
+/// with `sym48e4` (a 478 MB table), 2.5 s with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB
+/// table, 39 MB resident) and 39 s with `korf` (784 MB).
+pub const SOLVE_PREFERENCE: [&str; 4] = ["sym48e4", "huge", "sym48", "korf"];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
 /// checked: loading checks them), or `korf` when none is.
@@ -88,6 +89,13 @@ pub enum SetError {
     UnknownSet { name: String, known: String },
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error(
+        "{pattern} cannot be built by {method}: it is read off a breadth-first search over 16-symmetry classes (use --method bfs)"
+    )]
+    Method {
+        pattern: Pattern,
+        method: &'static str,
+    },
     #[error("not enough memory to build {what}: needs {need_mb} MB, {have_mb} MB available")]
     Memory {
         what: String,
@@ -164,11 +172,15 @@ fn build(
         return Ok(Vec::new());
     }
     // One table is in memory at a time while building; the disk needs all of them.
-    let biggest = todo
-        .iter()
-        .map(|p| bytes_for(p.entries()) as u64)
-        .max()
-        .unwrap_or(0);
+    if method == Method::Iddfs
+        && let Some(&p) = todo.iter().find(|&&p| p == Pattern::Sym48E4)
+    {
+        return Err(SetError::Method {
+            pattern: p,
+            method: method.name(),
+        });
+    }
+    let biggest = todo.iter().map(|p| p.build_bytes()).max().unwrap_or(0);
     let total: u64 = todo
         .iter()
         .map(|p| bytes_for(p.entries()) as u64 + 4096)
@@ -198,7 +210,7 @@ fn build(
     let mut reports = Vec::new();
     for &p in todo {
         let path = table_path(dir, p.name());
-        let progress = Progress::new(mode, p.name(), p.entries(), "entries");
+        let progress = Progress::new(mode, p.name(), p.build_entries(), "entries");
         let start = Instant::now();
         let table = generate(p, method, &progress);
         let build_secs = start.elapsed().as_secs_f64();
@@ -268,6 +280,8 @@ mod tests {
         assert_eq!(strongest_present(&dir), "sym48", "huge needs corners too");
         std::fs::write(table_path(&dir, "corners"), b"x").unwrap();
         assert_eq!(strongest_present(&dir), "huge");
+        std::fs::write(table_path(&dir, "sym48e4"), b"x").unwrap();
+        assert_eq!(strongest_present(&dir), "sym48e4");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -29,8 +29,8 @@ use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, N_CORNER_COSET_CLASSES, N_SLICE_SEP, SliceSep, corner_coset_bytes,
-    corner_coset_cube, slice_sep_bytes, slice_sep_edges,
+    CornerCoset, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep, corner_coset_bytes,
+    corner_coset_cube, sep_flip_bytes, sep_flip_edges, slice_sep_bytes, slice_sep_edges,
 };
 use crate::coord::symmetry::symmetries;
 use crate::cube::Cube;
@@ -77,26 +77,37 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p`.
+    /// Table index of position `p` in `sym48e0` (`E4` false) or `sym48e4` (true,
+    /// [`super::sym48e4`]).
     #[inline(always)]
-    pub fn index(&self, p: &Cube) -> u64 {
-        self.index_of(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
+    pub fn index<const E4: bool>(&self, p: &Cube) -> u64 {
+        self.index_of::<E4>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
     }
 
     /// The index of `p`, whose corner coset has class and symmetry `class_sym`: the class
-    /// times 34,650 plus the separation of `S p S⁻¹` (only its edges are computed right).
+    /// times the edge part's size plus the edge part of `S p S⁻¹` (only its edges are
+    /// computed right): the separation, with the E pieces' flips for `E4`.
     #[inline(always)]
-    fn index_of(&self, class_sym: u32, p: &Cube) -> u64 {
+    fn index_of<const E4: bool>(&self, class_sym: u32, p: &Cube) -> u64 {
         let (cls, s) = ((class_sym >> 6) as u64, (class_sym & 63) as usize);
         let (sym, inv) = &self.sym_edges[s];
         let conj = sym.compose(p).compose(inv);
-        cls * N_SLICE_SEP as u64 + slice_sep_bytes(conj.edge_bytes()) as u64
+        if E4 {
+            cls * N_SEP_FLIP as u64 + sep_flip_bytes(conj.edge_bytes()) as u64
+        } else {
+            cls * N_SLICE_SEP as u64 + slice_sep_bytes(conj.edge_bytes()) as u64
+        }
     }
 
     /// Table indices of positions `cubes[k]` for the members `k` of `members`, passed to
     /// `f(k, index)`; the class lookups are all requested before the first is used.
     #[inline(always)]
-    pub fn for_each_index(&self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
+    pub fn for_each_index<const E4: bool>(
+        &self,
+        cubes: &Batch,
+        members: u32,
+        mut f: impl FnMut(usize, u64),
+    ) {
         let mut coords = [0usize; BATCH];
         for k in Members(members) {
             let cc = corner_coset_bytes(cubes[k].corner_bytes());
@@ -104,16 +115,22 @@ impl Sym48Space {
             coords[k] = cc;
         }
         for k in Members(members) {
-            f(k, self.index_of(self.class_sym[coords[k]], &cubes[k]));
+            f(k, self.index_of::<E4>(self.class_sym[coords[k]], &cubes[k]));
         }
     }
 
-    /// A position with table index `i`: the class representative's corners, the separation's
-    /// edges (not necessarily of matching parity; every edge unflipped).
-    pub fn unrank(&self, i: u64) -> Cube {
-        let (cls, sep) = (i / N_SLICE_SEP as u64, (i % N_SLICE_SEP as u64) as usize);
+    /// A position with table index `i`: the class representative's corners, the edge part's
+    /// edges (not necessarily of matching parity; unflipped but for the E pieces of `E4`).
+    pub fn unrank<const E4: bool>(&self, i: u64) -> Cube {
+        let inner = if E4 { N_SEP_FLIP } else { N_SLICE_SEP } as u64;
+        let (cls, x) = (i / inner, (i % inner) as usize);
         let c = corner_coset_cube(self.corner.classes.rep[cls as usize] as usize);
-        Cube::from_parts(c.cp(), c.co(), slice_sep_edges(sep), [0; 12])
+        let (ep, eo) = if E4 {
+            sep_flip_edges(x)
+        } else {
+            (slice_sep_edges(x), [0; 12])
+        };
+        Cube::from_parts(c.cp(), c.co(), ep, eo)
     }
 }
 
@@ -197,20 +214,20 @@ mod tests {
         let mut rng = Rng::new(48);
         for _ in 0..1000 {
             let p = Cube::random(&mut rng);
-            let i = sp.index(&p);
+            let i = sp.index::<false>(&p);
             assert!(i < ENTRIES);
-            assert_eq!(sp.index(&sp.unrank(i)), i);
+            assert_eq!(sp.index::<false>(&sp.unrank::<false>(i)), i);
             let (b, x) = (i / inner, (i % inner) as u32);
             let mut twins = vec![x];
             layout.for_each_twin(b, x, |y| twins.push(y));
             let other = syms.conj_cube(&p, rng.below(48) as usize);
-            let j = sp.index(&other);
+            let j = sp.index::<false>(&other);
             assert_eq!(j / inner, b);
             assert!(twins.contains(&((j % inner) as u32)));
             for m in Move::all() {
                 let (b2, map) = layout.image(&layout.positions(b), m.index());
                 let got = b2 * inner + layout.apply(map, x) as u64;
-                let want = sp.index(&sp.unrank(i).apply(m));
+                let want = sp.index::<false>(&sp.unrank::<false>(i).apply(m));
                 assert_eq!(got, want, "{m}");
             }
         }
@@ -258,7 +275,7 @@ mod table_tests {
             }
             // Every pair reached at depth d reads d.
             for (_, c) in &next {
-                assert_eq!(t.get(sp.index(c)), d, "{c:?}");
+                assert_eq!(t.get(sp.index::<false>(c)), d, "{c:?}");
             }
             layer = next;
         }
@@ -267,13 +284,17 @@ mod table_tests {
         let syms = symmetries();
         for _ in 0..20_000 {
             let c = Cube::random(&mut rng);
-            let v = t.get(sp.index(&c));
+            let v = t.get(sp.index::<false>(&c));
             match depth.get(&key(&c)) {
                 Some(&d) => assert_eq!(v, d),
                 None => assert!(v > 6, "{c:?} reads {v}"),
             }
             let s = rng.below(48) as usize;
-            assert_eq!(t.get(sp.index(&syms.conj_cube(&c, s))), v, "sym {s}");
+            assert_eq!(
+                t.get(sp.index::<false>(&syms.conj_cube(&c, s))),
+                v,
+                "sym {s}"
+            );
         }
     }
 

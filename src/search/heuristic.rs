@@ -58,7 +58,7 @@ impl Heuristic {
         for (p, _) in &tables {
             // Build the coordinate tables now, not during the first search.
             match p {
-                Pattern::Sym48E0 => {
+                Pattern::Sym48E0 | Pattern::Sym48E4 => {
                     crate::pdb::sym48::Sym48Space::get();
                 }
                 Pattern::Phase1 | Pattern::Phase1Sorted => {
@@ -88,8 +88,9 @@ impl Heuristic {
             let turned = match pat {
                 Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B => on,
                 Pattern::Phase1 | Pattern::Phase1Sorted => true,
-                // Unchanged by every symmetry.
-                Pattern::Corners | Pattern::EdgePerm | Pattern::Sym48E0 => false,
+                // Unchanged by every symmetry; the coset tables' index conjugates the position
+                // onto its corner class's representative anyway.
+                Pattern::Corners | Pattern::EdgePerm | Pattern::Sym48E0 | Pattern::Sym48E4 => false,
             };
             if turned {
                 for t in turns {
