@@ -259,6 +259,14 @@ impl SymClasses {
         }
     }
 
+    /// `class << bits | sym` of every value (`sym < 2^bits`): class and symmetry in one word,
+    /// so that a search reads both with one memory access.
+    pub fn packed(&self, bits: u32) -> Vec<u32> {
+        (self.class_of.iter().zip(&self.sym_of))
+            .map(|(&cls, &s)| cls << bits | s as u32)
+            .collect()
+    }
+
     /// Number of classes.
     pub fn len(&self) -> usize {
         self.rep.len()

@@ -106,9 +106,7 @@ impl Phase1Space {
                 }
             })
             .collect();
-        let class_sym = (classes.class_of.iter().zip(&classes.sym_of))
-            .map(|(&c, &s)| c << 4 | s as u32)
-            .collect();
+        let class_sym = classes.packed(4);
         Phase1Space {
             sorted,
             moves,

@@ -59,10 +59,7 @@ impl Sym48Space {
         static SPACE: OnceLock<Sym48Space> = OnceLock::new();
         SPACE.get_or_init(|| {
             let corner = CornerCoset::get();
-            let c = &corner.classes;
-            let class_sym = (c.class_of.iter().zip(&c.sym_of))
-                .map(|(&cls, &s)| cls << 6 | s as u32)
-                .collect();
+            let class_sym = corner.classes.packed(6);
             let syms = symmetries();
             let edges = |s: usize| {
                 let c = &syms.cubes[s];

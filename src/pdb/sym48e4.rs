@@ -60,9 +60,7 @@ pub struct UdLayout {
 impl UdLayout {
     pub fn new() -> UdLayout {
         let classes = CornerCoset::classes_ud();
-        let class_sym = (classes.class_of.iter().zip(&classes.sym_of))
-            .map(|(&cls, &s)| cls << 4 | s as u32)
-            .collect();
+        let class_sym = classes.packed(4);
         UdLayout {
             classes,
             class_sym,
