@@ -231,35 +231,71 @@ pub fn slice_sep_edges(x: usize) -> [u8; 12] {
     })
 }
 
-/// The move and conjugation tables of the slice separation, built once per process.
-pub struct SliceSep {
-    /// `moves[x * 18 + m]`: the separation after move `m`.
-    pub moves: Vec<u16>,
-    /// `conj[x * 48 + s]`: the separation of `S_s c S_s⁻¹` for a position `c` with separation
-    /// `x`.
-    pub conj: Vec<u16>,
+/// The move table and the conjugation table of an edge part of the coset coordinate (the
+/// slice separation, [`SliceSep`], or the `e4` part, [`SepFlip`]), for the table builders.
+pub struct EdgePart<T> {
+    /// `moves[x * 18 + m]`: the value after move `m`.
+    pub moves: Vec<T>,
+    /// `conj[x * syms + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`.
+    pub conj: Vec<T>,
+    /// The symmetries the conjugation table covers: the first `syms` (48: all; 16: those that
+    /// keep the UD axis, the only ones that act on the `e4` part).
+    pub syms: usize,
+}
+
+/// The slice separation's tables, 48 symmetries (3.3 MB).
+pub type SliceSep = EdgePart<u16>;
+/// The `e4` edge part's tables, 16 UD symmetries (75 MB).
+pub type SepFlip = EdgePart<u32>;
+
+impl<T: Copy + TryFrom<usize>> EdgePart<T> {
+    /// The tables of the `n` values whose edges (permutation, flips) `edges` gives and whose
+    /// value `value` reads off edge bytes (`piece | flip << 4`).
+    fn build(
+        n: usize,
+        syms: usize,
+        edges: impl Fn(usize) -> ([u8; 12], [u8; 12]),
+        value: impl Fn(&[u8; 16]) -> usize,
+    ) -> EdgePart<T> {
+        let all = symmetries();
+        let move_cubes: Vec<SymCube> = Move::all().map(|m| SymCube::from_cube(m.cube())).collect();
+        let of = |c: &SymCube| {
+            let mut e = [0u8; 16];
+            for p in 0..12 {
+                e[p] = c.ep[p] | c.eo[p] << 4;
+            }
+            let v = value(&e);
+            T::try_from(v).unwrap_or_else(|_| panic!("edge part value {v} out of range"))
+        };
+        let (mut moves, mut conj) = (
+            Vec::with_capacity(n * N_MOVES),
+            Vec::with_capacity(n * syms),
+        );
+        for x in 0..n {
+            let (ep, eo) = edges(x);
+            let c = SymCube {
+                ep,
+                eo,
+                ..SymCube::IDENTITY
+            };
+            moves.extend(move_cubes.iter().map(|m| of(&c.mul(m))));
+            conj.extend((0..syms).map(|s| of(&all.conj(&c, s))));
+        }
+        EdgePart { moves, conj, syms }
+    }
 }
 
 impl SliceSep {
+    /// Built once per process.
     pub fn get() -> &'static SliceSep {
         static TABLES: OnceLock<SliceSep> = OnceLock::new();
         TABLES.get_or_init(|| {
-            let syms = symmetries();
-            let (mut moves, mut conj) = (Vec::new(), Vec::new());
-            for x in 0..N_SLICE_SEP {
-                let c = SymCube {
-                    ep: slice_sep_edges(x),
-                    ..SymCube::IDENTITY
-                };
-                for m in Move::all() {
-                    let d = c.mul(&SymCube::from_cube(m.cube()));
-                    moves.push(slice_sep(&d.ep) as u16);
-                }
-                for s in 0..48 {
-                    conj.push(slice_sep(&syms.conj(&c, s).ep) as u16);
-                }
-            }
-            SliceSep { moves, conj }
+            SliceSep::build(
+                N_SLICE_SEP,
+                48,
+                |x| (slice_sep_edges(x), [0; 12]),
+                slice_sep_bytes,
+            )
         })
     }
 }
@@ -295,46 +331,11 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
     (ep, eo)
 }
 
-/// The move table and the conjugation table (16 UD symmetries) of the `e4` edge part, for the
-/// table builder (75 MB, built once per process in about a second).
-pub struct SepFlip {
-    /// `moves[x * 18 + m]`: the value after move `m`.
-    pub moves: Vec<u32>,
-    /// `conj[x * 16 + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`,
-    /// `s < 16`.
-    pub conj: Vec<u32>,
-}
-
 impl SepFlip {
+    /// Built once per process (about a second).
     pub fn get() -> &'static SepFlip {
         static TABLES: OnceLock<SepFlip> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            let syms = symmetries();
-            let move_cubes: Vec<SymCube> =
-                Move::all().map(|m| SymCube::from_cube(m.cube())).collect();
-            let value = |c: &SymCube| {
-                let mut e = [0u8; 16];
-                for p in 0..12 {
-                    e[p] = c.ep[p] | c.eo[p] << 4;
-                }
-                sep_flip_bytes(&e) as u32
-            };
-            let (mut moves, mut conj) = (
-                Vec::with_capacity(N_SEP_FLIP * N_MOVES),
-                Vec::with_capacity(N_SEP_FLIP * N_SYM_UD),
-            );
-            for x in 0..N_SEP_FLIP {
-                let (ep, eo) = sep_flip_edges(x);
-                let c = SymCube {
-                    ep,
-                    eo,
-                    ..SymCube::IDENTITY
-                };
-                moves.extend(move_cubes.iter().map(|m| value(&c.mul(m))));
-                conj.extend((0..N_SYM_UD).map(|s| value(&syms.conj(&c, s))));
-            }
-            SepFlip { moves, conj }
-        })
+        TABLES.get_or_init(|| SepFlip::build(N_SEP_FLIP, N_SYM_UD, sep_flip_edges, sep_flip_bytes))
     }
 }
 

@@ -29,10 +29,11 @@ use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep, corner_coset_bytes,
-    corner_coset_cube, sep_flip_bytes, sep_flip_edges, slice_sep_bytes, slice_sep_edges,
+    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep,
+    corner_coset_bytes, corner_coset_cube, sep_flip_bytes, sep_flip_edges, slice_sep_bytes,
+    slice_sep_edges,
 };
-use crate::coord::symmetry::symmetries;
+use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
 use std::sync::OnceLock;
 
@@ -131,21 +132,56 @@ impl Sym48Space {
     }
 }
 
-/// The table's layout for the one BFS: the index tables with the move tables of the corner
-/// coset and the slice separation, and the separation's conjugation table.
-pub struct Sym48Layout {
-    space: &'static Sym48Space,
+/// The layout of a coset table's one BFS: the corner coset's classes under the symmetries
+/// that act on the edge part (block `b`: class `b`), times the edge part of the position
+/// conjugated onto the class representative (`INNER` values). `sym48e0` uses all 48
+/// symmetries and the slice separation ([`Sym48Layout`]); `sym48e4`'s builder the 16 UD ones
+/// and the `e4` part ([`super::sym48e4::UdLayout`]).
+pub struct CosetLayout<T: 'static, const INNER: u32> {
+    classes: &'static SymClasses,
+    /// `class << bits | sym` of each corner coset value.
+    class_sym: Vec<u32>,
+    /// Bits of the symmetry in `class_sym` and in a map (`m << bits | sym`).
+    bits: u32,
     corner_moves: &'static [u32],
-    sep: &'static SliceSep,
+    edges: &'static EdgePart<T>,
+}
+
+/// The layout of `sym48e0`.
+pub type Sym48Layout = CosetLayout<u16, { N_SLICE_SEP as u32 }>;
+
+impl<T: Copy + Into<u32>, const INNER: u32> CosetLayout<T, INNER> {
+    /// The layout of `classes`, classes of the corner coset under the first `edges.syms`
+    /// symmetries.
+    pub fn with(classes: &'static SymClasses, edges: &'static EdgePart<T>) -> Self {
+        assert_eq!(edges.moves.len(), INNER as usize * N_MOVES);
+        let bits = edges.syms.next_power_of_two().trailing_zeros();
+        CosetLayout {
+            classes,
+            class_sym: classes.packed(bits),
+            bits,
+            corner_moves: CornerCoset::moves(),
+            edges,
+        }
+    }
+
+    /// The (block, inner index) of a position with corner coset `corner` and edge part
+    /// `edge_part`: its class, and the edge part conjugated onto the representative.
+    pub fn entry_of(&self, corner: usize, edge_part: usize) -> (u64, u32) {
+        let cs = self.class_sym[corner];
+        let s = (cs & ((1 << self.bits) - 1)) as usize;
+        ((cs >> self.bits) as u64, self.conj(edge_part, s))
+    }
+
+    #[inline(always)]
+    fn conj(&self, x: usize, s: usize) -> u32 {
+        self.edges.conj[x * self.edges.syms + s].into()
+    }
 }
 
 impl Sym48Layout {
     pub fn new() -> Sym48Layout {
-        Sym48Layout {
-            space: Sym48Space::get(),
-            corner_moves: CornerCoset::moves(),
-            sep: SliceSep::get(),
-        }
+        CosetLayout::with(&CornerCoset::get().classes, SliceSep::get())
     }
 }
 
@@ -155,42 +191,49 @@ impl Default for Sym48Layout {
     }
 }
 
-impl Layout for Sym48Layout {
-    const INNER: u32 = N_SLICE_SEP as u32;
+impl<T: Copy + Into<u32> + Sync, const INNER: u32> Layout for CosetLayout<T, INNER> {
+    const INNER: u32 = INNER;
     /// The representative's corner coset value.
     type Pos = u32;
-    /// `m · 48 + s`: the move and the symmetry to the target's representative.
+    /// `m << bits | s`: the move and the symmetry to the target's representative.
     type Map = u32;
 
     fn blocks(&self) -> u64 {
-        N_CORNER_COSET_CLASSES as u64
+        self.classes.rep.len() as u64
     }
 
     #[inline]
     fn positions(&self, b: u64) -> u32 {
-        self.space.corner.classes.rep[b as usize]
+        self.classes.rep[b as usize]
     }
 
     #[inline]
     fn image(&self, cc: &u32, m: usize) -> (u64, u32) {
-        let cs = self.space.class_sym[self.corner_moves[*cc as usize * N_MOVES + m] as usize];
-        ((cs >> 6) as u64, (m * 48) as u32 + (cs & 63))
+        let cs = self.class_sym[self.corner_moves[*cc as usize * N_MOVES + m] as usize];
+        let mask = (1 << self.bits) - 1;
+        (
+            (cs >> self.bits) as u64,
+            (m as u32) << self.bits | (cs & mask),
+        )
     }
 
     #[inline(always)]
     fn apply(&self, map: u32, x: u32) -> u32 {
-        let (m, s) = ((map / 48) as usize, (map % 48) as usize);
-        let moved = self.sep.moves[x as usize * N_MOVES + m] as usize;
-        self.sep.conj[moved * 48 + s] as u32
+        let (m, s) = (
+            (map >> self.bits) as usize,
+            (map & ((1 << self.bits) - 1)) as usize,
+        );
+        let moved = self.edges.moves[x as usize * N_MOVES + m].into();
+        self.conj(moved as usize, s)
     }
 
     #[inline]
     fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        let mut stab = self.space.corner.classes.stabilizer[b as usize] & !1;
+        let mut stab = self.classes.stabilizer[b as usize] & !1;
         while stab != 0 {
             let s = stab.trailing_zeros() as usize;
             stab &= stab - 1;
-            f(self.sep.conj[x as usize * 48 + s] as u32);
+            f(self.conj(x as usize, s));
         }
     }
 }

@@ -25,14 +25,12 @@
 //! reduction is a pure function of the BFS table), so 1 and 2 threads give the same bytes.
 
 use super::bfs::bfs;
-use super::layout::Layout;
+use super::sym48::CosetLayout;
 use super::table::{NibbleTable, bytes_for};
-use crate::coord::N_MOVES;
 use crate::coord::coset::{
     CornerCoset, N_CORNER_COSET_CLASSES, N_CORNER_COSET_CLASSES_UD, N_SEP_FLIP, SepFlip,
     corner_coset, sep_flip_bytes, solved_corner_coset,
 };
-use crate::coord::symmetry::SymClasses;
 use crate::cube::Cube;
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -49,32 +47,11 @@ pub const BUILD_BYTES: u64 = bytes_for(UD_ENTRIES) as u64 + bytes_for(ENTRIES) a
 
 /// The builder's index space: corner coset classes under the 16 UD symmetries, times the `e4`
 /// edge part of the position conjugated onto the class representative.
-pub struct UdLayout {
-    classes: &'static SymClasses,
-    /// `class << 4 | sym` of each corner coset value.
-    class_sym: Vec<u32>,
-    corner_moves: &'static [u32],
-    edges: &'static SepFlip,
-}
+pub type UdLayout = CosetLayout<u32, { N_SEP_FLIP as u32 }>;
 
 impl UdLayout {
     pub fn new() -> UdLayout {
-        let classes = CornerCoset::classes_ud();
-        let class_sym = classes.packed(4);
-        UdLayout {
-            classes,
-            class_sym,
-            corner_moves: CornerCoset::moves(),
-            edges: SepFlip::get(),
-        }
-    }
-
-    /// The entry of this layout for a position: its corner class, and the edge part of the
-    /// position conjugated onto the representative.
-    pub fn entry_of(&self, corner: usize, edge_part: usize) -> (u64, u32) {
-        let cs = self.class_sym[corner];
-        let x = self.edges.conj[edge_part * 16 + (cs & 15) as usize];
-        ((cs >> 4) as u64, x)
+        CosetLayout::with(CornerCoset::classes_ud(), SepFlip::get())
     }
 
     /// The solved position's entry.
@@ -90,46 +67,6 @@ impl UdLayout {
 impl Default for UdLayout {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl Layout for UdLayout {
-    const INNER: u32 = N_SEP_FLIP as u32;
-    /// The representative's corner coset value.
-    type Pos = u32;
-    /// `m · 16 + s`: the move and the symmetry to the target's representative.
-    type Map = u32;
-
-    fn blocks(&self) -> u64 {
-        N_CORNER_COSET_CLASSES_UD as u64
-    }
-
-    #[inline]
-    fn positions(&self, b: u64) -> u32 {
-        self.classes.rep[b as usize]
-    }
-
-    #[inline]
-    fn image(&self, cc: &u32, m: usize) -> (u64, u32) {
-        let cs = self.class_sym[self.corner_moves[*cc as usize * N_MOVES + m] as usize];
-        ((cs >> 4) as u64, (m * 16) as u32 + (cs & 15))
-    }
-
-    #[inline(always)]
-    fn apply(&self, map: u32, x: u32) -> u32 {
-        let (m, s) = ((map / 16) as usize, (map % 16) as usize);
-        let moved = self.edges.moves[x as usize * N_MOVES + m] as usize;
-        self.edges.conj[moved * 16 + s]
-    }
-
-    #[inline]
-    fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        let mut stab = self.classes.stabilizer[b as usize] & !1;
-        while stab != 0 {
-            let s = stab.trailing_zeros() as usize;
-            stab &= stab - 1;
-            f(self.edges.conj[x as usize * 16 + s]);
-        }
     }
 }
 
@@ -211,9 +148,11 @@ pub fn raw_coset(c: &Cube) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coord::N_MOVES;
     use crate::coord::coset::{SepFlip, corner_coset_cube, sep_flip_edges};
     use crate::coord::symmetry::symmetries;
     use crate::cube::{Move, Rng};
+    use crate::pdb::layout::Layout;
     use crate::pdb::sym48::Sym48Space;
     use std::collections::HashMap;
 
