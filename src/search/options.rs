@@ -40,6 +40,10 @@ pub struct SearchOptions {
     /// the last iteration tends to meet a solution sooner (see the `ida` module docs). Same
     /// lengths; off, to measure it.
     pub node_order: bool,
+    /// Read a dual lookup in two memory rounds: the position's entries for every child, then
+    /// the inverse's only for the children the first did not prune (see the `worker` module
+    /// docs). Same values for the survivors, same lengths; off, to measure what it saves.
+    pub split_dual: bool,
 }
 
 impl Default for SearchOptions {
@@ -56,6 +60,7 @@ impl Default for SearchOptions {
             switch_sides: false,
             symmetric_units: true,
             node_order: true,
+            split_dual: true,
         }
     }
 }
