@@ -12,6 +12,12 @@
 //! 2026-11-24) it took 3.60 and 4.30 s against 5.44 and 5.26 s, and 3.66 and 3.72 s against
 //! 4.75 and 4.92 s.
 //!
+//! Tried and dropped: skipping the position round when the parent's own value is two below the
+//! budget (a move changes a coset distance by at most one). With `sym48e0` it saved no time
+//! (bound 16 of that 17-mover, 509 M nodes: 23.8 and 23.5 s against 24.2 and 23.1 s); with
+//! `sym48e4` the rule does not even hold, since its entry is the coset distance of whichever
+//! conjugate the 48-reduction picks, and a child may pick another (1.5 % more nodes).
+//!
 //! **Switching sides** ([`SearchOptions::switch_sides`], off by default). When every lookup is
 //! the coset table `sym48e0` read on the position and its inverse, a node may be extended on
 //! either side: a move `m` after the position (`P · m`) or, equally, a move `m` after the
