@@ -168,13 +168,23 @@ impl<T: Copy + Into<u32>, const INNER: u32> CosetLayout<T, INNER> {
     /// The (block, inner index) of a position with corner coset `corner` and edge part
     /// `edge_part`: its class, and the edge part conjugated onto the representative.
     pub fn entry_of(&self, corner: usize, edge_part: usize) -> (u64, u32) {
-        let cs = self.class_sym[corner];
-        let s = (cs & ((1 << self.bits) - 1)) as usize;
-        ((cs >> self.bits) as u64, self.conj(edge_part, s))
+        let (b, s) = self.class_sym(corner);
+        (b, self.conj(edge_part, s))
     }
 
+    /// The class (block) of corner coset `corner`, and the symmetry onto its representative.
+    #[inline]
+    pub fn class_sym(&self, corner: usize) -> (u64, usize) {
+        let cs = self.class_sym[corner];
+        (
+            (cs >> self.bits) as u64,
+            (cs & ((1 << self.bits) - 1)) as usize,
+        )
+    }
+
+    /// Edge part `x` conjugated by symmetry `s` (one of the layout's symmetries).
     #[inline(always)]
-    fn conj(&self, x: usize, s: usize) -> u32 {
+    pub fn conj(&self, x: usize, s: usize) -> u32 {
         self.edges.conj[x * self.edges.syms + s].into()
     }
 }

@@ -108,12 +108,13 @@ impl E4Reduction {
             .par_chunks_mut(N_SEP_FLIP / 2)
             .enumerate()
             .for_each(|(cls, chunk)| {
-                let lo = cls as u64 * N_SEP_FLIP as u64;
+                // Every entry of the class reads the same block, by the same symmetry
+                // ([`E4Reduction::source`]).
+                let (b, s) = self.layout.class_sym(self.reps[cls] as usize);
                 for (j, byte) in chunk.iter_mut().enumerate() {
-                    let i = lo + 2 * j as u64;
-                    let (b0, x0) = self.source(i);
-                    let (b1, x1) = self.source(i + 1);
-                    *byte = value(b0, x0) | value(b1, x1) << 4;
+                    let x = 2 * j;
+                    let (x0, x1) = (self.layout.conj(x, s), self.layout.conj(x + 1, s));
+                    *byte = value(b, x0) | value(b, x1) << 4;
                 }
             });
         NibbleTable::from_bytes(bytes, ENTRIES)

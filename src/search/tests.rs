@@ -294,6 +294,22 @@ fn lanes_and_threads_search_the_same_tree() {
     }
 }
 
+/// Complete iterations with `opts(true)` and with `opts(false)` generate the same nodes (and
+/// at least two iterations complete); `what` names the case in a failure.
+fn assert_same_trees(
+    heuristic: &Heuristic,
+    c: &Cube,
+    what: &str,
+    opts: impl Fn(bool) -> SearchOptions,
+) {
+    let (with, without) = (
+        complete_iterations(heuristic, c, &opts(true)),
+        complete_iterations(heuristic, c, &opts(false)),
+    );
+    assert!(with.1.len() >= 2, "{with:?}");
+    assert_eq!(with, without, "{what}");
+}
+
 /// Skipping the lookups that cannot prune must not change what is pruned: complete iterations
 /// generate the same nodes with and without it, plain and dual.
 #[test]
@@ -301,17 +317,16 @@ fn skipped_lookups_prune_nothing() {
     for scramble in ["R U2 F' L D B' R2 U F' D2", "B2 R' B R' B U R2 B R F B2"] {
         let c = Cube::from_moves(&parse_moves(scramble).unwrap());
         for dual in [false, true] {
-            let run = |skip_lookups| {
-                let opts = SearchOptions {
+            assert_same_trees(
+                h(),
+                &c,
+                &format!("{scramble} dual {dual}"),
+                |skip_lookups| SearchOptions {
                     dual,
                     skip_lookups,
                     ..SearchOptions::default()
-                };
-                complete_iterations(h(), &c, &opts)
-            };
-            let (with, without) = (run(true), run(false));
-            assert!(with.1.len() >= 2, "{with:?}");
-            assert_eq!(with, without, "{scramble} dual {dual}");
+                },
+            );
         }
     }
 }
@@ -329,17 +344,11 @@ fn split_dual_lookups_prune_the_same_nodes() {
         (h(), "B2 R' B R' B U R2 B R F B2"),
     ] {
         let c = Cube::from_moves(&parse_moves(scramble).unwrap());
-        let run = |split_dual| {
-            let opts = SearchOptions {
-                dual: true,
-                split_dual,
-                ..SearchOptions::default()
-            };
-            complete_iterations(heuristic, &c, &opts)
-        };
-        let (with, without) = (run(true), run(false));
-        assert!(with.1.len() >= 2, "{with:?}");
-        assert_eq!(with, without, "{scramble}");
+        assert_same_trees(heuristic, &c, scramble, |split_dual| SearchOptions {
+            dual: true,
+            split_dual,
+            ..SearchOptions::default()
+        });
     }
 }
 
@@ -355,17 +364,12 @@ fn corner_successors_prune_the_same_nodes() {
         let c = Cube::from_moves(&parse_moves(scramble).unwrap());
         assert!(heuristic.corner_successors().is_some());
         for dual in [false, true] {
-            let run = |corner_successors| {
-                let opts = SearchOptions {
-                    dual,
-                    corner_successors,
-                    ..SearchOptions::default()
-                };
-                complete_iterations(heuristic, &c, &opts)
-            };
-            let (with, without) = (run(true), run(false));
-            assert!(with.1.len() >= 2, "{with:?}");
-            assert_eq!(with, without, "{scramble} dual {dual}");
+            let what = format!("{scramble} dual {dual}");
+            assert_same_trees(heuristic, &c, &what, |corner_successors| SearchOptions {
+                dual,
+                corner_successors,
+                ..SearchOptions::default()
+            });
         }
     }
 }
