@@ -153,6 +153,9 @@ pub(super) struct Frame {
     pub(super) children: [(u8, u8); 18],
     /// Their bounds, in the same order.
     pub(super) bounds: [Bounds; 18],
+    /// Their inverse side's values of the first lookup when the search cuts half turns by
+    /// them ([`Expansion::inv`]), in the same order.
+    pub(super) inv: [u8; 18],
     pub(super) len: u8,
     pub(super) next: u8,
 }
@@ -183,6 +186,11 @@ pub(super) struct Expansion {
     pub(super) idx_dual: [u64; BATCH],
     /// Children not pruned yet (bit `k` = slot `k`), and their values so far.
     pub(super) alive: u32,
+    /// The inverse side's value of the first lookup for each child, read in the second round
+    /// of a split coset lookup; and the node's own (15: unknown). A half turn leaves it
+    /// unchanged (the `worker` module docs).
+    pub(super) inv: [u8; BATCH],
+    pub(super) inv_node: u8,
     pub(super) h: [u8; BATCH],
     /// Children whose other side read a larger value than their own (bit set), when the
     /// search switches sides.
@@ -221,11 +229,13 @@ pub(super) fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> O
         while i > 0 && frame.children[i - 1].1 > v {
             frame.children[i] = frame.children[i - 1];
             frame.bounds[i] = frame.bounds[i - 1];
+            frame.inv[i] = frame.inv[i - 1];
             i -= 1;
         }
         frame.children[i] = (k as u8 | ((e.switch >> k & 1) as u8) << 7, v);
         frame.bounds[i] =
             Bounds(Members(e.read).fold(e.skipped, |b, l| b | (e.vals[l][k] as u32) << (4 * l)));
+        frame.inv[i] = e.inv[k];
         frame.len += 1;
     }
     None

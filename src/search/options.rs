@@ -44,6 +44,13 @@ pub struct SearchOptions {
     /// the inverse's only for the children the first did not prune (see the `worker` module
     /// docs). Same values for the survivors, same lengths; off, to measure what it saves.
     pub split_dual: bool,
+    /// When the first lookup is a coset table of a subgroup that holds every half turn, read
+    /// on the position and its inverse: drop a node's half-turn children before any of their
+    /// entries is fetched when the node's own inverse value already exceeds their budget (a
+    /// half turn leaves the inverse's entry unchanged; see the `worker` module docs). The
+    /// entries they would read are the ones that prune them, so the same nodes are generated;
+    /// off, to measure what it saves.
+    pub half_turn_cuts: bool,
 }
 
 impl Default for SearchOptions {
@@ -61,6 +68,7 @@ impl Default for SearchOptions {
             symmetric_units: true,
             node_order: true,
             split_dual: true,
+            half_turn_cuts: true,
         }
     }
 }

@@ -352,6 +352,26 @@ fn split_dual_lookups_prune_the_same_nodes() {
     }
 }
 
+/// Cutting the half-turn children by the node's own inverse value prunes exactly what their
+/// inverse entries would: complete iterations generate the same nodes with and without the
+/// cuts, for the coset table `sym48e0` read in one round and in two.
+#[test]
+fn half_turn_cuts_prune_the_same_nodes() {
+    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U' R2 F";
+    let c = Cube::from_moves(&parse_moves(scramble).unwrap());
+    for split_dual in [true, false] {
+        let what = format!("{scramble} split {split_dual}");
+        assert_same_trees(crate::testing::sym48e0(), &c, &what, |half_turn_cuts| {
+            SearchOptions {
+                dual: true,
+                split_dual,
+                half_turn_cuts,
+                ..SearchOptions::default()
+            }
+        });
+    }
+}
+
 /// Reading the corner values of all children from the corner successor table prunes exactly
 /// what reading the corner table child by child prunes: complete iterations generate the same
 /// nodes, with the corner lookup first (`korf6`) and after three others (`phase1`).
