@@ -49,6 +49,12 @@
 //! AMD EPYC of 2026-11-24: bound 16 (complete, 26,101,510 nodes in both) 1.28 and 1.29 s
 //! against 1.76 and 1.54 s; on the third position (26,118,307 nodes) 1.21 and 1.39 s
 //! against 1.69 and 1.84 s.
+//!
+//! With the cuts, H48's switching rule was tried again (extend the other side when this one
+//! is tight and the other is not, so that the tight side is the one a half turn keeps; both
+//! values read in the two rounds). Bound 16 of the same two positions: 27.6 M nodes in
+//! 1.25 s and 28.5 M in 1.29 s, against 26.1 M in 1.29 s and 26.1 M in 1.19 s without
+//! switching: no gain, so switching stays off and out of the two-round path.
 
 use super::cut::raise_and_cut;
 use super::heuristic::{Heuristic, Lookup};
