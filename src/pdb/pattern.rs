@@ -247,11 +247,13 @@ impl Pattern {
     #[inline(always)]
     fn index_of_position(self, p: &Cube) -> u64 {
         match self {
-            Pattern::Sym48E0 => return Sym48Space::get().index::<false>(p),
-            Pattern::Sym48E4 => return Sym48Space::get().index::<true>(p),
-            _ => {}
+            Pattern::Sym48E0 => Sym48Space::get().index::<false>(p),
+            Pattern::Sym48E4 => Sym48Space::get().index::<true>(p),
+            Pattern::Phase1 | Pattern::Phase1Sorted => {
+                Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
+            }
+            _ => unreachable!("{self} reads the inverse cube, not the position"),
         }
-        Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
     }
 
     /// Table index from the cube the pattern reads: the position for patterns that
