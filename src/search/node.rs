@@ -186,9 +186,10 @@ pub(super) struct Expansion {
     pub(super) idx_dual: [u64; BATCH],
     /// Children not pruned yet (bit `k` = slot `k`), and their values so far.
     pub(super) alive: u32,
-    /// The inverse side's value of the first lookup for each child, read in the second round
-    /// of a split coset lookup; and the node's own (15: unknown). A half turn leaves it
-    /// unchanged (the `worker` module docs).
+    /// The inverse side's value of the first lookup for each child, as read with the inverse
+    /// entries (in the second round of a split lookup); and the node's own, as its parent
+    /// read it (15: unknown). A coset table's entry is unchanged by a half turn (the `worker`
+    /// module docs' half-turn cuts).
     pub(super) inv: [u8; BATCH],
     pub(super) inv_node: u8,
     pub(super) h: [u8; BATCH],
