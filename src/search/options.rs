@@ -51,6 +51,12 @@ pub struct SearchOptions {
     /// entries they would read are the ones that prune them, so the same nodes are generated;
     /// off, to measure what it saves.
     pub half_turn_cuts: bool,
+    /// In a split dual lookup of a coset table of a subgroup that holds every half turn, read
+    /// the inverse's entries in the first round and the position's in the second: the
+    /// inverse's entries of a node's children are about one cache line per face (a half turn
+    /// keeps the node's own, and `m`, `m⁻¹` share one), the position's one a child (see the
+    /// `worker` module docs). Same values for the survivors, same nodes; off, to measure it.
+    pub inverse_first: bool,
 }
 
 impl Default for SearchOptions {
@@ -69,6 +75,7 @@ impl Default for SearchOptions {
             node_order: true,
             split_dual: true,
             half_turn_cuts: true,
+            inverse_first: true,
         }
     }
 }

@@ -372,6 +372,27 @@ fn half_turn_cuts_prune_the_same_nodes() {
     }
 }
 
+/// Reading a split coset lookup's inverse entries first (and sharing one inverse index
+/// between the two quarter turns of a face) prunes the same nodes as reading the position's
+/// first: complete iterations generate the same nodes either way, with and without the
+/// half-turn cuts.
+#[test]
+fn inverse_first_prunes_the_same_nodes() {
+    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U' R2 F";
+    let c = Cube::from_moves(&parse_moves(scramble).unwrap());
+    for half_turn_cuts in [true, false] {
+        let what = format!("{scramble} half-turn cuts {half_turn_cuts}");
+        assert_same_trees(crate::testing::sym48e0(), &c, &what, |inverse_first| {
+            SearchOptions {
+                dual: true,
+                half_turn_cuts,
+                inverse_first,
+                ..SearchOptions::default()
+            }
+        });
+    }
+}
+
 /// Reading the corner values of all children from the corner successor table prunes exactly
 /// what reading the corner table child by child prunes: complete iterations generate the same
 /// nodes, with the corner lookup first (`korf6`) and after three others (`phase1`).

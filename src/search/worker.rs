@@ -12,6 +12,16 @@
 //! 2026-11-24) it took 3.60 and 4.30 s against 5.44 and 5.26 s, and 3.66 and 3.72 s against
 //! 4.75 and 4.92 s.
 //!
+//! **Inverse first** ([`SearchOptions::inverse_first`], on by default) for a coset table of a
+//! subgroup that holds every half turn: the first round reads the inverse's entries, the
+//! second the position's. The inverse's entries of a node's children fill about one cache
+//! line per face: a half turn's child reads the node's own inverse entry, and the children
+//! by `m` and `m⁻¹` read one entry (their inverses differ by the half turn `m²` on the left),
+//! so only one index a face is computed. The position's entries are one line a child. Bound
+//! 16 of the second and third positions of `optimal-17.txt` (one thread, `sym48e4`, the same
+//! nodes): 0.90 and 0.88 s, 0.88 and 0.94 s inverse first, against 1.22–1.52 s position
+//! first in the same runs.
+//!
 //! Tried and dropped: skipping the position round when the parent's own value is two below the
 //! budget (a move changes a coset distance by at most one). With `sym48e0` it saved no time
 //! (bound 16 of that 17-mover, 509 M nodes: 23.8 and 23.5 s against 24.2 and 23.1 s); with
@@ -171,6 +181,9 @@ pub(super) struct Worker<'a> {
     /// ([`SearchOptions::half_turn_cuts`]): only when the first lookup is a coset table of a
     /// subgroup that holds the half turns, read both ways, and sides are not switched.
     half_turn_cuts: bool,
+    /// Read a split coset lookup's inverse entries in the first round
+    /// ([`SearchOptions::inverse_first`]).
+    inverse_first: bool,
     /// The corner successor table and the index of the corner lookup it answers, when the
     /// search reads it ([`SearchOptions::corner_successors`]). That lookup is never skipped,
     /// so every node's corner value is known exactly.
@@ -225,6 +238,7 @@ impl<'a> Worker<'a> {
             switch_sides,
             baseline_cpu: opts.baseline_cpu,
             split_dual: opts.split_dual && !switch_sides,
+            inverse_first: opts.inverse_first,
             half_turn_cuts: opts.half_turn_cuts
                 && dual
                 && !switch_sides
@@ -487,28 +501,40 @@ impl<'a> Worker<'a> {
         let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         // Self-dual tables read the same entry for the inverse position.
         let dual = self.dual && !pat.is_self_dual();
-        if !e.second_half {
+        // Which side this round reads: both at once, or one per round of a split lookup (the
+        // position's first, or the inverse's with `inverse_first`).
+        let split = dual && self.split_dual;
+        let inverse_first = self.inverse_first(pat, l);
+        let own_now = !split || e.second_half == inverse_first;
+        let dual_now = dual && (!split || e.second_half != inverse_first);
+        if own_now {
             let idx = &mut e.idx;
             pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
                 idx[k] = i;
                 table.prefetch(i);
             });
         }
-        if dual && (!self.split_dual || e.second_half) {
+        if dual_now {
             // A coset table of a subgroup that holds every half turn reads the same entry for
             // the inverse of `P · m` (that is `m · P⁻¹`) as for `P⁻¹` when `m` is a half turn:
-            // those children take the node's own inverse index, computed once.
-            let half = if pat.coset_holds_half_turns() && l.conj.is_none() {
-                e.alive & HALF_TURNS
+            // those children take the node's own inverse index, computed once. And the
+            // inverses of `P · m` and `P · m⁻¹` for a quarter turn `m` differ by the half turn
+            // `m²` on the left: the second takes the first's index.
+            let (half, pairs) = if pat.coset_holds_half_turns() && l.conj.is_none() {
+                let quarter = e.alive & !HALF_TURNS;
+                (e.alive & HALF_TURNS, quarter & CLOCKWISE & quarter >> 2)
             } else {
-                0
+                (0, 0)
             };
-            let rest = e.alive & !half;
+            let rest = e.alive & !half & !(pairs << 2);
             let idx_dual = &mut e.idx_dual;
             pat.for_each_index(turn(l, other, rest, &mut e.turned), rest, |k, i| {
                 idx_dual[k] = i;
                 table.prefetch(i);
             });
+            for k in Members(pairs) {
+                e.idx_dual[k + 2] = e.idx_dual[k];
+            }
             if half != 0 {
                 let i = pat.index_of_input(pat.input_and_other(&e.node.p, &e.node.q).1);
                 for k in Members(half) {
@@ -517,6 +543,14 @@ impl<'a> Worker<'a> {
             }
         }
         true
+    }
+
+    /// Does a split lookup `l` of `pat` read the inverse's entries first? Only for a coset
+    /// table of a subgroup that holds the half turns, whose inverse entries are fewer lines
+    /// (the module docs).
+    #[inline(always)]
+    fn inverse_first(&self, pat: &Pattern, l: &Lookup) -> bool {
+        self.inverse_first && pat.coset_holds_half_turns() && l.conj.is_none()
     }
 
     /// Reads the entries of lookup `e.lookup` and drops the children it prunes.
@@ -547,13 +581,20 @@ impl<'a> Worker<'a> {
             } else {
                 &mut [0; BATCH]
             };
-            for k in Members(e.alive) {
-                vals[k] = if e.second_half {
+            if e.second_half != self.inverse_first(pat, l) {
+                for k in Members(e.alive) {
                     inv[k] = table.get(e.idx_dual[k]);
-                    vals[k].max(inv[k])
-                } else {
-                    table.get(e.idx[k])
-                };
+                    vals[k] = if e.second_half {
+                        vals[k].max(inv[k])
+                    } else {
+                        inv[k]
+                    };
+                }
+            } else {
+                for k in Members(e.alive) {
+                    let v = table.get(e.idx[k]);
+                    vals[k] = if e.second_half { vals[k].max(v) } else { v };
+                }
             }
             e.second_half = !e.second_half;
         } else if self.dual && !pat.is_self_dual() {
@@ -609,6 +650,9 @@ fn solution(prefix: &[Move], path: &[(Move, bool)]) -> Vec<Move> {
 
 /// All 18 moves as a move set.
 const ALL_MOVES: u32 = (1 << 18) - 1;
+
+/// One quarter turn of each face (U R F D L B), whose inverse is the move two slots up.
+const CLOCKWISE: u32 = 0b001_001_001_001_001_001;
 
 /// The half turns U2 R2 F2 D2 L2 B2 as a move set (bit `m` for move index `m`).
 const HALF_TURNS: u32 = 0b010_010_010_010_010_010;
