@@ -52,13 +52,14 @@
 //! is: `(P · m)⁻¹ = m · P⁻¹` lies in the coset of `P⁻¹`, and the index is the same. So each
 //! node keeps its own inverse value (read when it was a child); when that value exceeds the
 //! children's budget — the inverse side is tight — the half-turn children are dropped
-//! before their position entries are fetched. The second round would have read exactly that
-//! value for them and pruned them, so the same nodes are generated, with about a third fewer
-//! entries fetched in the first round where the inverse is tight (counted on the second
-//! position of `optimal-17.txt`, bound 16: 7.1 M of 21.3 M children). One thread, `sym48e4`,
-//! AMD EPYC of 2026-11-24: bound 16 (complete, 26,101,510 nodes in both) 1.28 and 1.29 s
-//! against 1.76 and 1.54 s; on the third position (26,118,307 nodes) 1.21 and 1.39 s
-//! against 1.69 and 1.84 s.
+//! before either round. Their inverse entry is that value, so the same nodes are generated.
+//! Measured with the position's entries read first (before "inverse first" above),
+//! where it spared about a third of that round's entries where the inverse is tight
+//! (counted on the second position of `optimal-17.txt`, bound 16: 7.1 M of 21.3 M children).
+//! One thread, `sym48e4`, AMD EPYC of 2026-11-24: bound 16 (complete, 26,101,510 nodes in
+//! both) 1.28 and 1.29 s against 1.76 and 1.54 s; on the third position (26,118,307 nodes)
+//! 1.21 and 1.39 s against 1.69 and 1.84 s. With the inverse read first, a half turn's
+//! inverse entry is the node's own, already cached: the cut spares little more than its index.
 //!
 //! With the cuts, H48's switching rule was tried again (extend the other side when this one
 //! is tight and the other is not, so that the tight side is the one a half turn keeps; both
