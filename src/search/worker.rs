@@ -382,11 +382,11 @@ impl<'a> Worker<'a> {
 
     /// Starts the expansion of `node` at depth `g` (with [`Bounds`] `bounds` and inverse
     /// value `inv` as its parent read them, children `allowed`: a bit set of moves) in `e`,
-    /// counting its children as nodes (returned), and prefetches the node's move-table rows. Its children's entries of the first lookup are
-    /// computed and prefetched by the lane's next step, which needs those rows: done here,
-    /// the lookup would stall on them (measured: 2–3 % of the search rate). When the first
-    /// lookup is the corner successor word, it needs no rows: it is prefetched here and read
-    /// by the next step.
+    /// counting its children as nodes (returned), and prefetches the node's move-table rows.
+    /// Its children's entries of the first lookup are computed and prefetched by the lane's
+    /// next step, which needs those rows: done here, the lookup would stall on them
+    /// (measured: 2–3 % of the search rate). When the first lookup is the corner successor
+    /// word, it needs no rows: it is prefetched here and read by the next step.
     #[inline(always)]
     fn begin(
         &mut self,
