@@ -352,24 +352,31 @@ fn split_dual_lookups_prune_the_same_nodes() {
     }
 }
 
+/// [`assert_same_trees`] for an option of the coset table `sym48e0` read both ways, on a
+/// 15-move scramble, for each value of a second option (`other` names it in a failure):
+/// `opts(other_value, tested_value)`.
+fn assert_same_coset_trees(other: &str, opts: impl Fn(bool, bool) -> SearchOptions) {
+    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U' R2 F";
+    let c = Cube::from_moves(&parse_moves(scramble).unwrap());
+    for value in [true, false] {
+        let what = format!("{scramble} {other} {value}");
+        assert_same_trees(crate::testing::sym48e0(), &c, &what, |tested| {
+            opts(value, tested)
+        });
+    }
+}
+
 /// Cutting the half-turn children by the node's own inverse value prunes exactly what their
 /// inverse entries would: complete iterations generate the same nodes with and without the
 /// cuts, for the coset table `sym48e0` read in one round and in two.
 #[test]
 fn half_turn_cuts_prune_the_same_nodes() {
-    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U' R2 F";
-    let c = Cube::from_moves(&parse_moves(scramble).unwrap());
-    for split_dual in [true, false] {
-        let what = format!("{scramble} split {split_dual}");
-        assert_same_trees(crate::testing::sym48e0(), &c, &what, |half_turn_cuts| {
-            SearchOptions {
-                dual: true,
-                split_dual,
-                half_turn_cuts,
-                ..SearchOptions::default()
-            }
-        });
-    }
+    assert_same_coset_trees("split", |split_dual, half_turn_cuts| SearchOptions {
+        dual: true,
+        split_dual,
+        half_turn_cuts,
+        ..SearchOptions::default()
+    });
 }
 
 /// Reading a split coset lookup's inverse entries first (and sharing one inverse index
@@ -378,19 +385,14 @@ fn half_turn_cuts_prune_the_same_nodes() {
 /// half-turn cuts.
 #[test]
 fn inverse_first_prunes_the_same_nodes() {
-    let scramble = "R U2 F' L D B' R2 U F' D2 L' B U' R2 F";
-    let c = Cube::from_moves(&parse_moves(scramble).unwrap());
-    for half_turn_cuts in [true, false] {
-        let what = format!("{scramble} half-turn cuts {half_turn_cuts}");
-        assert_same_trees(crate::testing::sym48e0(), &c, &what, |inverse_first| {
-            SearchOptions {
-                dual: true,
-                half_turn_cuts,
-                inverse_first,
-                ..SearchOptions::default()
-            }
-        });
-    }
+    assert_same_coset_trees("half-turn cuts", |half_turn_cuts, inverse_first| {
+        SearchOptions {
+            dual: true,
+            half_turn_cuts,
+            inverse_first,
+            ..SearchOptions::default()
+        }
+    });
 }
 
 /// Reading the corner values of all children from the corner successor table prunes exactly

@@ -563,6 +563,13 @@ impl<'a> Worker<'a> {
         // The values of untracked lookups go to the scratch row.
         let vals = &mut e.vals[e.lookup.min(TRACKED)];
         e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
+        // The inverse's values of the first lookup are kept for the half-turn cuts.
+        let mut scratch = [0; BATCH];
+        let inv = if e.lookup == 0 {
+            &mut e.inv
+        } else {
+            &mut scratch
+        };
         if reads_corner_coordinates(pat, l) {
             // (Self-dual: `prepare` computes no dual indices for it.)
             if let Some((successors, _)) = self.successors {
@@ -575,13 +582,8 @@ impl<'a> Worker<'a> {
                 }
             }
         } else if self.dual && !pat.is_self_dual() && self.split_dual {
-            // First round: the position's entries; second: the inverse's, of the survivors.
-            // The inverse's values of the first lookup are kept for the half-turn cuts.
-            let inv = if e.lookup == 0 {
-                &mut e.inv
-            } else {
-                &mut [0; BATCH]
-            };
+            // One side's entries in the first round, the other's for the survivors (the
+            // inverse's first with `inverse_first`).
             if e.second_half != self.inverse_first(pat, l) {
                 for k in Members(e.alive) {
                     inv[k] = table.get(e.idx_dual[k]);
@@ -601,11 +603,6 @@ impl<'a> Worker<'a> {
         } else if self.dual && !pat.is_self_dual() {
             // Which children's inverse side is the stronger (two instructions a child, kept
             // only when the search may switch sides).
-            let inv = if e.lookup == 0 {
-                &mut e.inv
-            } else {
-                &mut [0; BATCH]
-            };
             let mut switch = 0;
             for k in Members(e.alive) {
                 let (own, other) = (table.get(e.idx[k]), table.get(e.idx_dual[k]));
