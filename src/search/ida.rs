@@ -18,8 +18,9 @@
 //! with one read ([`crate::pdb::successors`]);
 //! a surviving child's move-table rows are prefetched when its frame is pushed and again when
 //! its expansion begins, one lane step before its first lookup reads them. The children's
-//! cubes, needed only by the lookups that rank cubes, are composed for the children left after
-//! the corner lookup, and each lookup round prunes all children at once
+//! cubes, needed only by the lookups that rank cubes, are composed when a round first ranks
+//! them (for the children still alive; one inverse cube a face when a coset table's inverse
+//! entries are read first), and each lookup round prunes all children at once
 //! (`search::cut::raise_and_cut`).
 //!
 //! Symmetric positions ([`SearchOptions::symmetric_units`]): when symmetries `S` of the 48 fix

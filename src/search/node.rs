@@ -173,12 +173,15 @@ pub(super) struct Expansion {
     pub(super) corner_value: u8,
     /// Depth of the node.
     pub(super) g: u8,
-    /// The children's positions (with `track_p`) and inverse cubes, made only for the children
-    /// still alive when the first lookup that ranks cubes comes (`composed`): most children
-    /// are pruned by the corner lookup before that.
+    /// The children's positions (with `track_p`) and inverse cubes, each made only when a
+    /// lookup round first ranks it ([`Expansion::compose`]; `made_p`, `made_q`: the slots
+    /// made). Most children are pruned before their cubes are needed: by the corner lookup,
+    /// or, when a coset table reads the inverse's entries first, by that round, which ranks
+    /// one inverse cube a face.
     pub(super) cps: Batch,
     pub(super) cqs: Batch,
-    pub(super) composed: bool,
+    pub(super) made_p: u32,
+    pub(super) made_q: u32,
     pub(super) turned: Batch,
     /// Corner table index of each child (from the corner coordinates).
     pub(super) corner_idx: [u64; BATCH],
@@ -209,6 +212,22 @@ pub(super) struct Expansion {
     /// The current lookup is a split dual one ([`super::SearchOptions::split_dual`]) whose
     /// position entries were read: its inverse entries come next.
     pub(super) second_half: bool,
+}
+
+impl Expansion {
+    /// Makes the positions of the children in bit set `p` and the inverse cubes of those in
+    /// `q`, unless already made.
+    #[inline(always)]
+    pub(super) fn compose(&mut self, p: u32, q: u32) {
+        for k in Members(q & !self.made_q) {
+            self.cqs[k] = self.node.child_q(k);
+        }
+        for k in Members(p & !self.made_p) {
+            self.cps[k] = self.node.child_p(k);
+        }
+        self.made_p |= p;
+        self.made_q |= q;
+    }
 }
 
 /// Writes the frame of the evaluated expansion `e` (its surviving children sorted by value),

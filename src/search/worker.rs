@@ -124,7 +124,8 @@ impl Lane {
                 g: 0,
                 cps: [Cube::SOLVED; BATCH],
                 cqs: [Cube::SOLVED; BATCH],
-                composed: false,
+                made_p: 0,
+                made_q: 0,
                 turned: [Cube::SOLVED; BATCH],
                 corner_idx: [0; BATCH],
                 idx: [0; BATCH],
@@ -399,7 +400,8 @@ impl<'a> Worker<'a> {
         let nodes = allowed.count_ones() as u64;
         self.nodes += nodes;
         e.node = *node;
-        e.composed = false;
+        e.made_p = 0;
+        e.made_q = 0;
         e.g = g;
         e.alive = allowed;
         e.h = [0; BATCH];
@@ -489,17 +491,6 @@ impl<'a> Worker<'a> {
             }
             return true;
         }
-        if !e.composed {
-            for k in Members(e.alive) {
-                e.cqs[k] = e.node.child_q(k);
-                if self.track_p {
-                    e.cps[k] = e.node.child_p(k);
-                }
-            }
-            e.composed = true;
-        }
-        // The cubes the pattern reads, and those of the inverse (dual) position.
-        let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         // Self-dual tables read the same entry for the inverse position.
         let dual = self.dual && !pat.is_self_dual();
         // Which side this round reads: both at once, or one per round of a split lookup (the
@@ -508,6 +499,33 @@ impl<'a> Worker<'a> {
         let inverse_first = self.inverse_first(pat, l);
         let own_now = !split || e.second_half == inverse_first;
         let dual_now = dual && (!split || e.second_half != inverse_first);
+        // A coset table of a subgroup that holds every half turn reads the same entry for the
+        // inverse of `P · m` (that is `m · P⁻¹`) as for `P⁻¹` when `m` is a half turn: those
+        // children take the node's own inverse index, computed once. And the inverses of
+        // `P · m` and `P · m⁻¹` for a quarter turn `m` differ by the half turn `m²` on the
+        // left: the second takes the first's index. `rest`: the children whose inverse index
+        // is ranked.
+        let (half, pairs) = if dual_now && pat.coset_holds_half_turns() && l.conj.is_none() {
+            let quarter = e.alive & !HALF_TURNS;
+            (e.alive & HALF_TURNS, quarter & CLOCKWISE & quarter >> 2)
+        } else {
+            (0, 0)
+        };
+        let rest = if dual_now {
+            e.alive & !half & !(pairs << 2)
+        } else {
+            0
+        };
+        // The cubes this round ranks: the pattern's own for the living children, the other
+        // side's for `rest`.
+        let own_set = if own_now { e.alive } else { 0 };
+        if pat.reads_position() {
+            e.compose(own_set, rest);
+        } else {
+            e.compose(rest, own_set);
+        }
+        // The cubes the pattern reads, and those of the inverse (dual) position.
+        let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         if own_now {
             let idx = &mut e.idx;
             pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
@@ -516,18 +534,6 @@ impl<'a> Worker<'a> {
             });
         }
         if dual_now {
-            // A coset table of a subgroup that holds every half turn reads the same entry for
-            // the inverse of `P · m` (that is `m · P⁻¹`) as for `P⁻¹` when `m` is a half turn:
-            // those children take the node's own inverse index, computed once. And the
-            // inverses of `P · m` and `P · m⁻¹` for a quarter turn `m` differ by the half turn
-            // `m²` on the left: the second takes the first's index.
-            let (half, pairs) = if pat.coset_holds_half_turns() && l.conj.is_none() {
-                let quarter = e.alive & !HALF_TURNS;
-                (e.alive & HALF_TURNS, quarter & CLOCKWISE & quarter >> 2)
-            } else {
-                (0, 0)
-            };
-            let rest = e.alive & !half & !(pairs << 2);
             let idx_dual = &mut e.idx_dual;
             pat.for_each_index(turn(l, other, rest, &mut e.turned), rest, |k, i| {
                 idx_dual[k] = i;
