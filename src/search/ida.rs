@@ -17,7 +17,8 @@
 //! or, when the heuristic has it, the corner successor table answers all children of a node
 //! with one read ([`crate::pdb::successors`]);
 //! a surviving child's move-table rows are prefetched when its frame is pushed and again when
-//! its expansion begins, one lane step before its first lookup reads them. The children's
+//! its expansion begins, one lane step before its first lookup reads them. (Sets without a
+//! corner lookup, such as the coset tables', keep no corner coordinates at all.) The children's
 //! cubes, needed only by the lookups that rank cubes, are composed when a round first ranks
 //! them (for the children still alive; one inverse cube a face when a coset table's inverse
 //! entries are read first), and each lookup round prunes all children at once

@@ -54,9 +54,11 @@ impl Node {
         std::mem::replace(&mut self.other_last, last as u8) as usize
     }
 
-    /// The node after move `m`.
+    /// The node after move `m`. Its position is made only with `track_p`, its corner
+    /// coordinates only when the move tables `corners` are given (else they are 0: no lookup
+    /// reads them).
     #[inline(always)]
-    pub(super) fn child(&self, m: usize, track_p: bool, mt: &MoveTables) -> Node {
+    pub(super) fn child(&self, m: usize, track_p: bool, corners: Option<&MoveTables>) -> Node {
         Node {
             p: if track_p {
                 self.child_p(m)
@@ -64,7 +66,7 @@ impl Node {
                 Cube::SOLVED
             },
             q: self.child_q(m),
-            corners: self.child_corners(m, mt),
+            corners: corners.map_or([0; 2], |mt| self.child_corners(m, mt)),
             flipped: self.flipped,
             other_last: self.other_last,
         }
@@ -231,9 +233,14 @@ impl Expansion {
 }
 
 /// Writes the frame of the evaluated expansion `e` (its surviving children sorted by value),
-/// or returns the move to a solved child.
+/// or returns the move to a solved child. With the move tables `corners` (when a lookup reads
+/// the corner coordinates), prefetches the survivors' rows.
 #[inline(always)]
-pub(super) fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> Option<Move> {
+pub(super) fn push_frame(
+    e: &Expansion,
+    frame: &mut Frame,
+    corners: Option<&MoveTables>,
+) -> Option<Move> {
     frame.node = e.node;
     frame.len = 0;
     frame.next = 0;
@@ -243,7 +250,9 @@ pub(super) fn push_frame(e: &Expansion, frame: &mut Frame, mt: &MoveTables) -> O
             return Some(Move::from_index(k));
         }
         // The child may be the next node its lane expands, a few lane steps from now.
-        e.node.prefetch_child_rows(k, mt);
+        if let Some(mt) = corners {
+            e.node.prefetch_child_rows(k, mt);
+        }
         // Insertion keeps the children sorted by value (stable: ties keep move order).
         let mut i = frame.len as usize;
         while i > 0 && frame.children[i - 1].1 > v {

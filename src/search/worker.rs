@@ -167,6 +167,10 @@ pub(super) struct Worker<'a> {
     dual: bool,
     /// The positions are needed (dual, or a table that reads the position).
     track_p: bool,
+    /// A lookup reads the corner coordinates ([`reads_corner_coordinates`]): the nodes keep
+    /// them, and their move-table rows are prefetched. (The coset tables' sets have no such
+    /// lookup: there the rows would be loads and prefetches for nothing.)
+    track_corners: bool,
     bound: u8,
     /// Lookups that may be skipped (bit set): see [`Worker::prepare`].
     skippable: u32,
@@ -234,6 +238,10 @@ impl<'a> Worker<'a> {
             mt: MoveTables::get(),
             dual,
             track_p: dual || h.reads_position(),
+            track_corners: h.lookups().iter().any(|l| {
+                let (pat, _) = h.table(l);
+                reads_corner_coordinates(pat, l)
+            }),
             bound,
             skippable,
             lanes: opts.lanes.max(1),
@@ -310,7 +318,8 @@ impl<'a> Worker<'a> {
                 return Step::Working;
             }
             lane.expanding = false;
-            if let Some(m) = push_frame(&lane.exp, &mut lane.frames[lane.depth], self.mt) {
+            let frame = &mut lane.frames[lane.depth];
+            if let Some(m) = push_frame(&lane.exp, frame, self.corner_rows()) {
                 lane.path.push((m, lane.exp.node.flipped));
                 return Step::Solved(solution(&work.units[lane.unit].moves, &lane.path));
             }
@@ -369,7 +378,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let m = Move::from_index(mi as usize);
-            let mut child = top.node.child(mi as usize, self.track_p, self.mt);
+            let mut child = top
+                .node
+                .child(mi as usize, self.track_p, self.corner_rows());
             lane.path.push((m, top.node.flipped));
             let mut last = m.face_index();
             if byte & SWITCH != 0 {
@@ -413,7 +424,9 @@ impl<'a> Worker<'a> {
         e.lookup = 0;
         e.pending = false;
         e.second_half = false;
-        node.prefetch_rows(self.mt);
+        if let Some(mt) = self.corner_rows() {
+            node.prefetch_rows(mt);
+        }
         if let Some((successors, corner)) = self.successors {
             let i = corner_entry(node.corners);
             // The value is known unless the node is a work unit (not read from a frame).
@@ -550,6 +563,12 @@ impl<'a> Worker<'a> {
             }
         }
         true
+    }
+
+    /// The move tables, when the nodes keep their corner coordinates (`track_corners`).
+    #[inline(always)]
+    fn corner_rows(&self) -> Option<&'static MoveTables> {
+        self.track_corners.then_some(self.mt)
     }
 
     /// Does a split lookup `l` of `pat` read the inverse's entries first? Only for a coset
