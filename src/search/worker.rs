@@ -4,13 +4,14 @@
 //! exceeded the bound.
 //!
 //! **Dual lookups in two rounds** ([`SearchOptions::split_dual`], on by default). A lookup read
-//! on the position and on its inverse first fetches the position's entries of all living
-//! children; the inverse's entries are fetched, in a second memory round, only for the
-//! children the first did not prune. Every survivor gets the same value as when both are read
-//! at once, so complete iterations generate the same nodes; fewer entries are fetched. With
-//! `sym48e4` (one thread, the second and third positions of `optimal-17.txt`, AMD EPYC of
-//! 2026-11-24) it took 3.60 and 4.30 s against 5.44 and 5.26 s, and 3.66 and 3.72 s against
-//! 4.75 and 4.92 s.
+//! on the position and on its inverse first fetches one side's entries of all living
+//! children (the position's, or the inverse's for a coset table: "inverse first" below); the
+//! other side's entries are fetched, in a second memory round, only for the children the
+//! first did not prune. Every survivor gets the same value as when both are read at once, so
+//! complete iterations generate the same nodes; fewer entries are fetched. With `sym48e4`
+//! and the position's entries first (one thread, the second and third positions of
+//! `optimal-17.txt`, AMD EPYC of 2026-11-24) it took 3.60 and 4.30 s against 5.44 and 5.26 s,
+//! and 3.66 and 3.72 s against 4.75 and 4.92 s.
 //!
 //! **Inverse first** ([`SearchOptions::inverse_first`], on by default) for a coset table of a
 //! subgroup that holds every half turn: the first round reads the inverse's entries, the
@@ -27,6 +28,15 @@
 //! (bound 16 of that 17-mover, 509 M nodes: 23.8 and 23.5 s against 24.2 and 23.1 s); with
 //! `sym48e4` the rule does not even hold, since its entry is the coset distance of whichever
 //! conjugate the 48-reduction picks, and a child may pick another (1.5 % more nodes).
+//!
+//! Also tried and dropped, with `sym48e4` (bound 16 of the same two positions, one thread):
+//! giving the half-turn children the node's own inverse value instead of ranking the node's
+//! inverse (0.92 s against 0.93 s); three to eight lanes instead of four (0.94–1.04 s, no
+//! trend). About a third of the loop's time-samples fall right after the table prefetches;
+//! a separate test program on the same machine issuing random prefetches into 480 MB
+//! (2 MB pages) went no faster than one line per 13–14 ns, however many were in flight, so
+//! the loop is bounded by the misses it makes, and what pays is making fewer (keeping no
+//! corner coordinates for sets that do not read them spared 9 %).
 //!
 //! **Switching sides** ([`SearchOptions::switch_sides`], off by default). When every lookup is
 //! the coset table `sym48e0` read on the position and its inverse, a node may be extended on
