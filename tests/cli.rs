@@ -281,6 +281,43 @@ fn symmetric_units_can_be_turned_off() {
     assert!(nodes_one < nodes_all, "{nodes_one} against {nodes_all}");
 }
 
+/// `--split-depth` moves the work units' roots: the same optimal length, and every complete
+/// iteration generates the same nodes (the split's and the units' together); a depth beyond
+/// 6 is refused, naming the value.
+#[test]
+fn split_depth_changes_only_the_units() {
+    let run = |depth: &str| {
+        let o = optcube(&[
+            "solve",
+            "R U2 F' L D B' R2 U F' D2 L' B",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            korf6_dir(),
+            "--json",
+            "--no-upper-bound",
+            "--split-depth",
+            depth,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["optimal"], true);
+        let mut iterations: Vec<u64> = (v["iterations"].as_array().unwrap().iter())
+            .map(|i| i["nodes"].as_u64().unwrap())
+            .collect();
+        iterations.pop(); // the last one ends at its first solution
+        (v["length"].as_u64().unwrap(), iterations)
+    };
+    let (len, complete) = run("4");
+    assert!(complete.len() >= 3, "{complete:?}");
+    for depth in ["0", "2", "5"] {
+        assert_eq!(run(depth), (len, complete.clone()), "split depth {depth}");
+    }
+    let o = optcube(&["solve", "R U", "--split-depth", "7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'7'"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_file_lines_are_named() {
     let file = std::env::temp_dir().join(format!("optcube-bad-{}.txt", std::process::id()));

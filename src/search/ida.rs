@@ -101,11 +101,14 @@ fn split(
                 let q = m.inverse_cube().compose(&u.q);
                 let p = u.p.compose(m.cube());
                 let v = h.value(&p, &q, dual);
-                let mut moves = u.moves.clone();
-                moves.push(m);
                 if g + 1 + v > bound {
                     *min_exceeded = (*min_exceeded).min(g + 1 + v);
-                } else if q.is_solved() {
+                    continue;
+                }
+                let mut moves = Vec::with_capacity(depth as usize);
+                moves.extend_from_slice(&u.moves);
+                moves.push(m);
+                if q.is_solved() {
                     return Err(moves);
                 } else {
                     next.push(Unit {
@@ -129,7 +132,8 @@ fn split(
 /// The sort is stable, so ties keep their order (the heuristic order of [`split`]).
 fn order_by_nodes(units: &mut [Unit], prev: &UnitNodes) {
     if !prev.is_empty() {
-        units.sort_by_key(|u| std::cmp::Reverse(prev.get(&u.moves).copied().unwrap_or(0)));
+        // Each key once (a hash of the moves), not once a comparison.
+        units.sort_by_cached_key(|u| std::cmp::Reverse(prev.get(&u.moves).copied().unwrap_or(0)));
     }
 }
 
@@ -373,7 +377,17 @@ mod tests {
         let mut split_nodes = 1;
         let mut min = u8::MAX;
         let root = Unit::root(&c, &c.inverse());
-        let units = split(h, false, root.clone(), bound, 3, &mut split_nodes, &mut min).unwrap();
+        let depth = SearchOptions::default().split_depth;
+        let units = split(
+            h,
+            false,
+            root.clone(),
+            bound,
+            depth,
+            &mut split_nodes,
+            &mut min,
+        );
+        let units = units.unwrap();
         for threads in [1, 2] {
             let opts = SearchOptions {
                 threads,

@@ -39,6 +39,8 @@ pub struct OptimalConfig {
     /// Search an iteration's work units most-nodes-first by the previous iteration's counts
     /// ([`SearchOptions::node_order`]; on by default).
     pub node_order: bool,
+    /// Depth of the work units' roots ([`SearchOptions::split_depth`]).
+    pub split_depth: u8,
 }
 
 impl OptimalConfig {
@@ -53,6 +55,7 @@ impl OptimalConfig {
             switch_sides: self.switch_sides,
             symmetric_units: self.symmetric_units,
             node_order: self.node_order,
+            split_depth: self.split_depth,
             ..SearchOptions::default()
         }
     }

@@ -9,6 +9,7 @@ use super::{Failure, TableArgs};
 use model::Model;
 use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
 use optcube::progress::ProgressMode;
+use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::solvers::outcome::Outcome;
 use optcube::stats::BatchSummary;
@@ -71,6 +72,12 @@ pub struct SolveArgs {
     /// first: the same results, the last iteration usually ends sooner).
     #[arg(long)]
     no_node_order: bool,
+    /// Optimal solver: split each iteration's tree into work units at this depth (0–6). The
+    /// same results; deeper units are ordered more finely by the previous iteration's node
+    /// counts, so the last iteration tends to end sooner, but each costs bookkeeping.
+    #[arg(long, value_name = "D", default_value_t = SearchOptions::default().split_depth,
+          value_parser = clap::value_parser!(u8).range(0..=6))]
+    split_depth: u8,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -165,6 +172,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         switch_sides: args.switch_sides,
         symmetric_units: !args.no_symmetric_units,
         node_order: !args.no_node_order,
+        split_depth: args.split_depth,
     };
     let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;

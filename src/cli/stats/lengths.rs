@@ -107,6 +107,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 switch_sides: false,
                 symmetric_units: true,
                 node_order: true,
+                split_depth: SearchOptions::default().split_depth,
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
