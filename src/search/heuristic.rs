@@ -171,6 +171,19 @@ impl Heuristic {
         self.tables.iter().any(|(p, _)| p.reads_position())
     }
 
+    /// Asks the CPU to start loading the entries [`Heuristic::value`] reads for `p` and `q`,
+    /// so that several positions' entries can be on their way at once.
+    pub fn prefetch(&self, p: &Cube, q: &Cube, dual: bool) {
+        for l in &self.lookups {
+            let (pat, t) = self.table(l);
+            let (own, other) = pat.input_and_other(p, q);
+            t.prefetch(pat.index_of_input(&l.cube(own)));
+            if dual && !pat.is_self_dual() {
+                t.prefetch(pat.index_of_input(&l.cube(other)));
+            }
+        }
+    }
+
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
     pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
         let mut h = 0;
