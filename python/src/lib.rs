@@ -277,6 +277,7 @@ impl Solver {
             switch_sides: false,
             symmetric_units: true,
             node_order: true,
+            split_depth: SearchOptions::default().split_depth,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
