@@ -225,7 +225,14 @@ def test_ctrl_c_stops_the_search(pdb):
             sys.exit(3)
         print("finished", flush=True)
     """)
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    # A child whose SIGINT is ignored at start (as under a non-interactive shell's `&`) gets
+    # no KeyboardInterrupt handler from Python: give it the default disposition.
+    p = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert p.stdout.readline().strip() == "ready"
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
