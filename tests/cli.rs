@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{korf6_dir, optcube, stderr, stdout, test_dir};
+use common::{korf6_dir, optcube, optcube_json, stderr, stdout, test_dir};
 use optcube::cube::{Cube, parse_moves};
 use optcube::search::brute::Ball;
 use std::path::Path;
@@ -140,7 +140,7 @@ fn solve_json_batch_is_optimal() {
 #[test]
 fn solved_input_gives_empty_solution() {
     let dir = korf6_dir();
-    let o = optcube(&[
+    let (v, _) = optcube_json(&[
         "solve",
         "--facelets",
         "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB",
@@ -150,8 +150,6 @@ fn solved_input_gives_empty_solution() {
         "--pdb-dir",
         dir,
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["solution"], "");
     assert_eq!(v["length"], 0);
     assert_eq!(v["optimal"], true);
@@ -269,9 +267,7 @@ fn symmetric_units_can_be_turned_off() {
             "--no-upper-bound",
         ];
         args.extend_from_slice(extra);
-        let o = optcube(&args);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let (v, _) = optcube_json(&args);
         assert_eq!(v["optimal"], true);
         (v["length"].as_u64().unwrap(), v["nodes"].as_u64().unwrap())
     };
@@ -287,7 +283,7 @@ fn symmetric_units_can_be_turned_off() {
 #[test]
 fn split_depth_changes_only_the_units() {
     let run = |depth: &str| {
-        let o = optcube(&[
+        let (v, _) = optcube_json(&[
             "solve",
             "R U2 F' L D B' R2 U F' D2 L' B",
             "--set",
@@ -299,8 +295,6 @@ fn split_depth_changes_only_the_units() {
             "--split-depth",
             depth,
         ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
         assert_eq!(v["optimal"], true);
         let mut iterations: Vec<u64> = (v["iterations"].as_array().unwrap().iter())
             .map(|i| i["nodes"].as_u64().unwrap())
@@ -382,7 +376,7 @@ fn other_solvers_give_valid_solutions() {
     // Their tables go to the test's table directory (built there on first use).
     let dir = korf6_dir();
     for solver in ["thistlethwaite", "twophase"] {
-        let o = optcube(&[
+        let (v, _) = optcube_json(&[
             "solve",
             "--solver",
             solver,
@@ -391,8 +385,6 @@ fn other_solvers_give_valid_solutions() {
             dir,
             "F2 R' D B2 L U' R F2 D' U R2 F B R B2",
         ]);
-        assert!(o.status.success(), "{solver}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
         let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
         let cube = Cube::from_moves(&parse_moves("F2 R' D B2 L U' R F2 D' U R2 F B R B2").unwrap());
         assert!(cube.apply_seq(&sol).is_solved(), "{solver}");
@@ -498,10 +490,8 @@ fn sym48_set_builds_and_is_chosen_when_present() {
             "--no-upper-bound",
         ];
         args.extend(extra);
-        let o = optcube(&args);
-        assert!(o.status.success(), "{}", stderr(&o));
-        assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
-        let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let (r, err) = optcube_json(&args);
+        assert!(err.contains("set: sym48 ("), "{err}");
         assert_eq!(r["optimal"], true);
         assert_eq!(
             Some(r["length"].as_u64().unwrap() as u8),

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{optcube, scratch, stderr, stdout};
+use common::{optcube, optcube_json, scratch, stderr, stdout};
 use std::sync::OnceLock;
 
 /// The edges6a table (the smallest), built by the CLI into a directory shared by runs (a valid
@@ -243,9 +243,7 @@ fn solve_predict_reports_every_iteration() {
     assert!(text.contains("stopped at the solution"), "{text}");
     let mut json_args = base.to_vec();
     json_args.push("--json");
-    let o = optcube(&json_args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let (v, _) = optcube_json(&json_args);
     let its = v["iterations"].as_array().unwrap();
     assert!(!its.is_empty());
     for it in its {

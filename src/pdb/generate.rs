@@ -67,8 +67,7 @@ impl Method {
 /// Builds the table of `pattern` with `method` on the current rayon pool.
 pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
     match method {
-        // Built over 16-symmetry classes, then reduced: no layout of its own index.
-        Method::Bfs if pattern == Pattern::Sym48E4 => super::sym48e4::build(progress),
+        Method::Bfs if !pattern.built_over_own_index() => super::sym48e4::build(progress),
         Method::Bfs => with_layout(pattern, Bfs { pattern, progress }),
         Method::Iddfs => iddfs(pattern, progress),
     }

@@ -226,6 +226,14 @@ impl Pattern {
         matches!(self, Pattern::Sym48E0 | Pattern::Sym48E4)
     }
 
+    /// Is the table built by a breadth-first search over the blocks of its own index
+    /// ([`super::blocks::with_layout`])? Not `sym48e4`: its search runs over 16-symmetry
+    /// classes ([`sym48e4::UdLayout`]) and the table is read off that one, so it has no
+    /// layout of its own index and no IDDFS build.
+    pub fn built_over_own_index(self) -> bool {
+        self != Pattern::Sym48E4
+    }
+
     /// Entries the build's breadth-first search fills (its progress counts them): the table's
     /// own, or for `sym48e4` those of the 16-symmetry table it is read off.
     pub fn build_entries(self) -> u64 {

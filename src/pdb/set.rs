@@ -173,7 +173,7 @@ fn build(
     }
     // One table is in memory at a time while building; the disk needs all of them.
     if method == Method::Iddfs
-        && let Some(&p) = todo.iter().find(|&&p| p == Pattern::Sym48E4)
+        && let Some(&p) = todo.iter().find(|p| !p.built_over_own_index())
     {
         return Err(SetError::Method {
             pattern: p,

@@ -81,6 +81,16 @@ pub fn signal_after(
     (status, outs.next().unwrap(), outs.next().unwrap())
 }
 
+/// Runs `optcube args`, asserts that it succeeded (showing the arguments and stderr if not),
+/// and parses its stdout as one JSON value; returns the value and stderr.
+pub fn optcube_json(args: &[&str]) -> (serde_json::Value, String) {
+    let o = optcube(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let text = stdout(&o);
+    let v = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{args:?}: {e}: {text}"));
+    (v, stderr(&o))
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
