@@ -37,6 +37,25 @@ impl Lookup {
     }
 }
 
+/// Most entries one full heuristic value reads (`korf` with turned lookups and `dual`: 14).
+const MAX_READS: usize = 16;
+
+/// The table entries a full heuristic value reads, as `(table, index)` pairs
+/// ([`Heuristic::reads`]): ranked once, then prefetched and read.
+#[derive(Clone, Copy)]
+pub struct Reads {
+    len: usize,
+    at: [(usize, u64); MAX_READS],
+}
+
+impl Reads {
+    /// No entries (a placeholder; its value is 0).
+    pub const NONE: Reads = Reads {
+        len: 0,
+        at: [(0, 0); MAX_READS],
+    };
+}
+
 /// A set of loaded tables used as one heuristic.
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
@@ -101,6 +120,8 @@ impl Heuristic {
                 }
             }
         }
+        // A lookup reads at most two entries (the position's and the inverse's).
+        assert!(self.lookups.len() * 2 <= MAX_READS, "too many lookups");
     }
 
     /// Derives the corner successor table from the corner table, if there is one and it has
@@ -171,31 +192,45 @@ impl Heuristic {
         self.tables.iter().any(|(p, _)| p.reads_position())
     }
 
-    /// Asks the CPU to start loading the entries [`Heuristic::value`] reads for `p` and `q`,
-    /// so that several positions' entries can be on their way at once.
-    pub fn prefetch(&self, p: &Cube, q: &Cube, dual: bool) {
+    /// The entries the full heuristic value of position `p` with inverse `q` reads (with
+    /// `dual`, those of `p⁻¹` too).
+    #[inline]
+    pub fn reads(&self, p: &Cube, q: &Cube, dual: bool) -> Reads {
+        let mut r = Reads::NONE;
         for l in &self.lookups {
-            let (pat, t) = self.table(l);
+            let (pat, _) = self.table(l);
             let (own, other) = pat.input_and_other(p, q);
-            t.prefetch(pat.index_of_input(&l.cube(own)));
+            r.at[r.len] = (l.table, pat.index_of_input(&l.cube(own)));
+            r.len += 1;
             if dual && !pat.is_self_dual() {
-                t.prefetch(pat.index_of_input(&l.cube(other)));
+                r.at[r.len] = (l.table, pat.index_of_input(&l.cube(other)));
+                r.len += 1;
             }
         }
+        r
+    }
+
+    /// Asks the CPU to start loading the entries of `r`, so that several positions' entries
+    /// can be on their way at once.
+    #[inline]
+    pub fn prefetch(&self, r: &Reads) {
+        for &(t, i) in &r.at[..r.len] {
+            self.tables[t].1.prefetch(i);
+        }
+    }
+
+    /// The heuristic value of the entries `r`: their maximum.
+    #[inline]
+    pub fn value_of(&self, r: &Reads) -> u8 {
+        (r.at[..r.len].iter())
+            .map(|&(t, i)| self.tables[t].1.get(i))
+            .max()
+            .unwrap_or(0)
     }
 
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
     pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
-        let mut h = 0;
-        for l in &self.lookups {
-            let (pat, t) = self.table(l);
-            let (own, other) = pat.input_and_other(p, q);
-            h = h.max(t.get(pat.index_of_input(&l.cube(own))));
-            if dual && !pat.is_self_dual() {
-                h = h.max(t.get(pat.index_of_input(&l.cube(other))));
-            }
-        }
-        h
+        self.value_of(&self.reads(p, q, dual))
     }
 }
 

@@ -53,7 +53,7 @@
 //! expansion data), `worker` (one thread's lanes), and this module (the iterations: splitting
 //! the tree into work units and running the threads).
 
-use super::heuristic::Heuristic;
+use super::heuristic::{Heuristic, Reads};
 use super::options::{Iteration, SearchOptions, SearchResult};
 use super::worker::{Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
@@ -63,8 +63,17 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-/// The nodes each work unit of an iteration took, by the unit's moves.
-type UnitNodes = HashMap<Vec<Move>, u64>;
+/// The nodes each work unit of an iteration took: `(unit key, nodes)` sorted by key
+/// ([`unit_key`]).
+type UnitNodes = Vec<(u64, u64)>;
+
+/// A unit's moves packed into a number, first move in the highest bits (5 bits a move, index
+/// plus one): for moves of one length the numbers sort as the sequences do in move-index
+/// order, the order in which [`split`] makes the units.
+#[inline]
+fn unit_key(moves: &[Move]) -> u64 {
+    moves.iter().fold(0, |k, m| k << 5 | (m.index() as u64 + 1))
+}
 
 /// What an iteration ends with.
 struct IterationEnd {
@@ -95,19 +104,21 @@ fn split(
             let last = u.moves.last().map_or(6, |m| m.face_index());
             // A node's children are made and their entries requested first, then read: the
             // lookups overlap (at depth 5, a few hundred thousand of them an iteration).
-            let mut children = [(Move::from_index(0), Cube::SOLVED, Cube::SOLVED); 18];
+            let mut children = [(Move::from_index(0), Cube::SOLVED, Cube::SOLVED, Reads::NONE); 18];
             let mut n = 0;
             for m in Move::all() {
                 if ALLOWED_AFTER[last] & (1 << m.index()) != 0 {
                     let (p, q) = (u.p.compose(m.cube()), m.inverse_cube().compose(&u.q));
-                    h.prefetch(&p, &q, dual);
-                    children[n] = (m, p, q);
+                    let reads = h.reads(&p, &q, dual);
+                    h.prefetch(&reads);
+                    children[n] = (m, p, q, reads);
                     n += 1;
                 }
             }
-            for &(m, p, q) in &children[..n] {
+            for (m, p, q, reads) in &children[..n] {
+                let (m, p, q) = (*m, *p, *q);
                 *nodes += 1;
-                let v = h.value(&p, &q, dual);
+                let v = h.value_of(reads);
                 if g + 1 + v > bound {
                     *min_exceeded = (*min_exceeded).min(g + 1 + v);
                     continue;
@@ -130,18 +141,37 @@ fn split(
         }
         units = next;
     }
-    // Most promising subtrees first.
-    units.sort_by_key(|u| u.h);
     Ok(units)
 }
 
-/// Sorts `units` by the nodes `prev` gives them, most first; units it does not name count 0.
-/// The sort is stable, so ties keep their order (the heuristic order of [`split`]).
-fn order_by_nodes(units: &mut [Unit], prev: &UnitNodes) {
-    if !prev.is_empty() {
-        // Each key once (a hash of the moves), not once a comparison.
-        units.sort_by_cached_key(|u| std::cmp::Reverse(prev.get(&u.moves).copied().unwrap_or(0)));
+/// Sorts `units`, made by [`split`] (so in increasing [`unit_key`]), by the nodes `prev`
+/// gives them, most first (units it does not name count 0), then by heuristic value, then
+/// keep their order. `prev` is read in one merge with the units' keys.
+fn order_units(units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
+    let mut rest = prev;
+    let mut counts = Vec::with_capacity(units.len());
+    for u in units.iter() {
+        let key = unit_key(&u.moves);
+        rest = &rest[rest.partition_point(|&(k, _)| k < key)..];
+        counts.push(match rest.first() {
+            Some(&(k, n)) if k == key => n,
+            _ => 0,
+        });
     }
+    debug_assert!(
+        units
+            .windows(2)
+            .all(|w| unit_key(&w[0].moves) <= unit_key(&w[1].moves))
+    );
+    let mut order: Vec<(std::cmp::Reverse<u64>, u8, u32)> = (units.iter().zip(counts))
+        .enumerate()
+        .map(|(i, (u, n))| (std::cmp::Reverse(n), u.h, i as u32))
+        .collect();
+    order.sort_unstable();
+    let mut slots: Vec<Option<Unit>> = units.into_iter().map(Some).collect();
+    (order.iter())
+        .map(|o| slots[o.2 as usize].take().expect("each unit once"))
+        .collect()
 }
 
 /// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
@@ -212,9 +242,9 @@ fn iteration(
             };
         }
     };
-    if opts.node_order {
-        order_by_nodes(&mut units, prev);
-    }
+    // Most promising subtrees first: by the previous iteration's nodes if asked, then by
+    // heuristic value.
+    units = order_units(units, if opts.node_order { prev } else { &[] });
     if !stab.is_empty() {
         units = one_unit_per_orbit(units, stab);
     }
@@ -254,9 +284,13 @@ fn iteration(
         solution: found.into_inner().expect("lock"),
         nodes: total_nodes.into_inner(),
         min_exceeded: min_ex.into_inner(),
-        unit_nodes: (units.into_iter().zip(unit_nodes))
-            .map(|(u, n)| (u.moves, n.into_inner()))
-            .collect(),
+        unit_nodes: {
+            let mut v: UnitNodes = (units.iter().zip(unit_nodes))
+                .map(|(u, n)| (unit_key(&u.moves), n.into_inner()))
+                .collect();
+            v.sort_unstable();
+            v
+        },
     }
 }
 
@@ -341,35 +375,59 @@ mod tests {
         }
     }
 
-    /// Most nodes first; ties and units without a count keep their order.
+    /// Most nodes first, then smallest heuristic value, then the split's order; units
+    /// without a count count 0.
     #[test]
     fn units_are_ordered_by_previous_nodes() {
-        let names = ["U R F", "U R B", "D L B", "F2 U L", "R D2 F'"];
-        let mut units: Vec<Unit> = names.iter().map(|m| unit(m, 9)).collect();
-        let prev: UnitNodes = [("U R B", 5), ("D L B", 50), ("R D2 F'", 5), ("U R F", 0)]
-            .iter()
-            .map(|&(m, n)| (parse_moves(m).unwrap(), n))
-            .collect();
-        order_by_nodes(&mut units, &prev);
-        let got: Vec<String> = (units.iter())
-            .map(|u| {
-                u.moves
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
-        assert_eq!(got, ["D L B", "U R B", "R D2 F'", "U R F", "F2 U L"]);
-        // No counts (the first iteration): the order stays.
-        let mut again: Vec<Unit> = names.iter().map(|m| unit(m, 9)).collect();
-        order_by_nodes(&mut again, &UnitNodes::new());
+        // In the split's order (increasing keys), with heuristic values.
+        let names = [
+            ("U R F", 9),
+            ("U R B", 8),
+            ("R D2 F'", 9),
+            ("F2 U L", 7),
+            ("D L B", 9),
+        ];
+        let units: Vec<Unit> = names.iter().map(|&(m, h)| unit(m, h)).collect();
         assert!(
-            again
-                .iter()
-                .zip(names)
-                .all(|(u, n)| u.moves == parse_moves(n).unwrap())
+            units
+                .windows(2)
+                .all(|w| unit_key(&w[0].moves) < unit_key(&w[1].moves))
         );
+        let mut prev: UnitNodes = [("U R B", 5), ("D L B", 50), ("R D2 F'", 5), ("U R F", 0)]
+            .iter()
+            .map(|&(m, n)| (unit_key(&parse_moves(m).unwrap()), n))
+            .collect();
+        prev.push((unit_key(&parse_moves("L2 B").unwrap()), 99)); // no such unit
+        prev.sort_unstable();
+        let names_of = |units: &[Unit]| -> Vec<String> {
+            (units.iter())
+                .map(|u| {
+                    let m: Vec<String> = u.moves.iter().map(|m| m.to_string()).collect();
+                    m.join(" ")
+                })
+                .collect()
+        };
+        let got = order_units(units.clone(), &prev);
+        assert_eq!(
+            names_of(&got),
+            ["D L B", "U R B", "R D2 F'", "F2 U L", "U R F"]
+        );
+        // No counts (the first iteration): by heuristic value, then the split's order.
+        let again = order_units(units, &[]);
+        assert_eq!(
+            names_of(&again),
+            ["F2 U L", "U R B", "U R F", "R D2 F'", "D L B"]
+        );
+    }
+
+    /// Keys follow the move sequences' order and tell sequences apart.
+    #[test]
+    fn unit_keys_sort_like_the_moves() {
+        let all: Vec<Vec<Move>> = Move::all()
+            .flat_map(|a| Move::all().map(move |b| vec![a, b]))
+            .collect();
+        let keys: Vec<u64> = all.iter().map(|m| unit_key(m)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
     }
 
     /// A complete iteration reports every unit it searched, and the units' counts are all its
@@ -406,8 +464,13 @@ mod tests {
                 "bound {bound} is below the distance"
             );
             assert_eq!(out.unit_nodes.len(), units.len());
-            assert!(units.iter().all(|u| out.unit_nodes.contains_key(&u.moves)));
-            let sum: u64 = out.unit_nodes.values().sum();
+            assert!(out.unit_nodes.is_sorted());
+            let keys: Vec<u64> = units.iter().map(|u| unit_key(&u.moves)).collect();
+            assert!(
+                keys.iter()
+                    .all(|k| out.unit_nodes.binary_search_by_key(k, |e| e.0).is_ok())
+            );
+            let sum: u64 = out.unit_nodes.iter().map(|e| e.1).sum();
             assert!(sum > 0);
             assert_eq!(sum + split_nodes, out.nodes, "threads {threads}");
         }

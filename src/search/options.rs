@@ -14,9 +14,13 @@ pub struct SearchOptions {
     /// what [`SearchOptions::node_order`] orders). 4 by default: on the 25 positions of
     /// `optimal-17.txt` (`sym48e4`, one thread, AMD EPYC of 2026-11-24) the last iterations
     /// generated 2.43 G nodes with units at depth 3, 2.12 G at depth 4 and 1.71 G at depth 5,
-    /// in 98.4, 91.5 and 108.1 s in all (depth 5's units cost about 0.4 s of bookkeeping an
-    /// iteration there: the split's lookups, the previous counts' hash map). On the second,
-    /// third and fifth of `optimal-18.txt`, depth 4 took 1.05, 0.56 and 0.98 G nodes against
+    /// in 98.4, 91.5 and 108.1 s in all (depth 5's units then cost about 0.4 s of bookkeeping
+    /// an iteration: the split's lookups, the previous counts' hash map). With the counts in a
+    /// sorted list merged with the split's units and each split node ranked once, the same
+    /// binary ran them in 228.8 s at depth 4 and 240.1 s at depth 5 (two runs of each, one on
+    /// each core at once, 2026-11-24 13:06): 14 % fewer nodes at depth 5 (2.48 against 2.90 G)
+    /// still do not pay for its split, which ranks its nodes one at a time (the worker batches
+    /// them). On the second, third and fifth of `optimal-18.txt`, depth 4 took 1.05, 0.56 and 0.98 G nodes against
     /// 1.01, 1.07 and 1.30 G at depth 3; depth 5 took 1.55, 0.68 and 0.47 G (88 s in all
     /// against 81 s at depth 4): which unit holds the first solution is much a matter of luck.
     pub split_depth: u8,
