@@ -37,25 +37,6 @@ impl Lookup {
     }
 }
 
-/// Most entries one full heuristic value reads (`korf` with turned lookups and `dual`: 14).
-const MAX_READS: usize = 16;
-
-/// The table entries a full heuristic value reads, as `(table, index)` pairs
-/// ([`Heuristic::reads`]): ranked once, then prefetched and read.
-#[derive(Clone, Copy)]
-pub struct Reads {
-    len: usize,
-    at: [(usize, u64); MAX_READS],
-}
-
-impl Reads {
-    /// No entries (a placeholder; its value is 0).
-    pub const NONE: Reads = Reads {
-        len: 0,
-        at: [(0, 0); MAX_READS],
-    };
-}
-
 /// A set of loaded tables used as one heuristic.
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
@@ -120,8 +101,6 @@ impl Heuristic {
                 }
             }
         }
-        // A lookup reads at most two entries (the position's and the inverse's).
-        assert!(self.lookups.len() * 2 <= MAX_READS, "too many lookups");
     }
 
     /// Derives the corner successor table from the corner table, if there is one and it has
@@ -193,36 +172,37 @@ impl Heuristic {
     }
 
     /// The entries the full heuristic value of position `p` with inverse `q` reads (with
-    /// `dual`, those of `p⁻¹` too).
+    /// `dual`, those of `p⁻¹` too), as `(table, index)` pairs: ranked once, then prefetched
+    /// ([`Heuristic::prefetch`]) and read ([`Heuristic::value_of`]).
     #[inline]
-    pub fn reads(&self, p: &Cube, q: &Cube, dual: bool) -> Reads {
-        let mut r = Reads::NONE;
-        for l in &self.lookups {
+    pub fn entries<'a>(
+        &'a self,
+        p: &'a Cube,
+        q: &'a Cube,
+        dual: bool,
+    ) -> impl Iterator<Item = (usize, u64)> + 'a {
+        self.lookups.iter().flat_map(move |l| {
             let (pat, _) = self.table(l);
             let (own, other) = pat.input_and_other(p, q);
-            r.at[r.len] = (l.table, pat.index_of_input(&l.cube(own)));
-            r.len += 1;
-            if dual && !pat.is_self_dual() {
-                r.at[r.len] = (l.table, pat.index_of_input(&l.cube(other)));
-                r.len += 1;
-            }
-        }
-        r
+            let inverse = (dual && !pat.is_self_dual())
+                .then(|| (l.table, pat.index_of_input(&l.cube(other))));
+            std::iter::once((l.table, pat.index_of_input(&l.cube(own)))).chain(inverse)
+        })
     }
 
-    /// Asks the CPU to start loading the entries of `r`, so that several positions' entries
-    /// can be on their way at once.
+    /// Asks the CPU to start loading `entries`, so that several positions' entries can be on
+    /// their way at once.
     #[inline]
-    pub fn prefetch(&self, r: &Reads) {
-        for &(t, i) in &r.at[..r.len] {
+    pub fn prefetch(&self, entries: &[(usize, u64)]) {
+        for &(t, i) in entries {
             self.tables[t].1.prefetch(i);
         }
     }
 
-    /// The heuristic value of the entries `r`: their maximum.
+    /// The heuristic value read from `entries`: their maximum.
     #[inline]
-    pub fn value_of(&self, r: &Reads) -> u8 {
-        (r.at[..r.len].iter())
+    pub fn value_of(&self, entries: &[(usize, u64)]) -> u8 {
+        (entries.iter())
             .map(|&(t, i)| self.tables[t].1.get(i))
             .max()
             .unwrap_or(0)
@@ -230,7 +210,10 @@ impl Heuristic {
 
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
     pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
-        self.value_of(&self.reads(p, q, dual))
+        (self.entries(p, q, dual))
+            .map(|(t, i)| self.tables[t].1.get(i))
+            .max()
+            .unwrap_or(0)
     }
 }
 

@@ -53,7 +53,7 @@
 //! expansion data), `worker` (one thread's lanes), and this module (the iterations: splitting
 //! the tree into work units and running the threads).
 
-use super::heuristic::{Heuristic, Reads};
+use super::heuristic::Heuristic;
 use super::options::{Iteration, SearchOptions, SearchResult};
 use super::worker::{Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
@@ -72,6 +72,7 @@ type UnitNodes = Vec<(u64, u64)>;
 /// order, the order in which [`split`] makes the units.
 #[inline]
 fn unit_key(moves: &[Move]) -> u64 {
+    debug_assert!(moves.len() <= 12, "a key holds 12 moves");
     moves.iter().fold(0, |k, m| k << 5 | (m.index() as u64 + 1))
 }
 
@@ -98,27 +99,30 @@ fn split(
     min_exceeded: &mut u8,
 ) -> Result<Vec<Unit>, Vec<Move>> {
     let mut units = vec![root];
+    // The children's table entries; child `k`'s are `entries[children[k].3]` (start, end).
+    let mut entries: Vec<(usize, u64)> = Vec::new();
     for g in 0..depth {
         let mut next = Vec::new();
         for u in &units {
             let last = u.moves.last().map_or(6, |m| m.face_index());
             // A node's children are made and their entries requested first, then read: the
             // lookups overlap (at depth 5, a few hundred thousand of them an iteration).
-            let mut children = [(Move::from_index(0), Cube::SOLVED, Cube::SOLVED, Reads::NONE); 18];
+            let mut children = [(Move::from_index(0), Cube::SOLVED, Cube::SOLVED, (0, 0)); 18];
             let mut n = 0;
+            entries.clear();
             for m in Move::all() {
                 if ALLOWED_AFTER[last] & (1 << m.index()) != 0 {
                     let (p, q) = (u.p.compose(m.cube()), m.inverse_cube().compose(&u.q));
-                    let reads = h.reads(&p, &q, dual);
-                    h.prefetch(&reads);
-                    children[n] = (m, p, q, reads);
+                    let start = entries.len();
+                    entries.extend(h.entries(&p, &q, dual));
+                    h.prefetch(&entries[start..]);
+                    children[n] = (m, p, q, (start, entries.len()));
                     n += 1;
                 }
             }
-            for (m, p, q, reads) in &children[..n] {
-                let (m, p, q) = (*m, *p, *q);
+            for &(m, p, q, (start, end)) in &children[..n] {
                 *nodes += 1;
-                let v = h.value_of(reads);
+                let v = h.value_of(&entries[start..end]);
                 if g + 1 + v > bound {
                     *min_exceeded = (*min_exceeded).min(g + 1 + v);
                     continue;
@@ -146,7 +150,7 @@ fn split(
 
 /// Sorts `units`, made by [`split`] (so in increasing [`unit_key`]), by the nodes `prev`
 /// gives them, most first (units it does not name count 0), then by heuristic value, then
-/// keep their order. `prev` is read in one merge with the units' keys.
+/// in the split's order. `prev` is read in one merge with the units' keys.
 fn order_units(units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
     let mut rest = prev;
     let mut counts = Vec::with_capacity(units.len());
