@@ -21,8 +21,9 @@ pub struct SearchOptions {
     /// each core at once, 2026-11-24 13:06): 14 % fewer nodes at depth 5 (2.48 against 2.90 G)
     /// still do not pay for its split, which ranks its nodes one at a time (the worker batches
     /// them); the first ten of `optimal-18.txt` took 621.4 s at depth 4 and 718.9 s at depth 5
-    /// (9.37 against 10.19 G nodes; same two-run scheme). Before that, on the second, third and fifth of `optimal-18.txt`, depth 4 took 1.05, 0.56 and 0.98 G nodes against
-    /// 1.01, 1.07 and 1.30 G at depth 3; depth 5 took 1.55, 0.68 and 0.47 G (88 s in all
+    /// (9.37 against 10.19 G nodes; same two-run scheme). Before that, on the second, third
+    /// and fifth of `optimal-18.txt`, depth 4 took 1.05, 0.56 and 0.98 G nodes against 1.01,
+    /// 1.07 and 1.30 G at depth 3; depth 5 took 1.55, 0.68 and 0.47 G (88 s in all
     /// against 81 s at depth 4): which unit holds the first solution is much a matter of luck.
     pub split_depth: u8,
     /// Also look up the inverse position (dual heuristic); the search then tracks both.
