@@ -202,16 +202,18 @@ impl Heuristic {
     /// The heuristic value read from `entries`: their maximum.
     #[inline]
     pub fn value_of(&self, entries: &[(usize, u64)]) -> u8 {
-        (entries.iter())
-            .map(|&(t, i)| self.tables[t].1.get(i))
-            .max()
-            .unwrap_or(0)
+        self.max_of(entries.iter().copied())
     }
 
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
     pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
-        (self.entries(p, q, dual))
-            .map(|(t, i)| self.tables[t].1.get(i))
+        self.max_of(self.entries(p, q, dual))
+    }
+
+    /// The largest value of `entries` (0 for none).
+    #[inline]
+    fn max_of(&self, entries: impl Iterator<Item = (usize, u64)>) -> u8 {
+        (entries.map(|(t, i)| self.tables[t].1.get(i)))
             .max()
             .unwrap_or(0)
     }

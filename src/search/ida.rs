@@ -167,15 +167,9 @@ fn order_units(units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
             .windows(2)
             .all(|w| unit_key(&w[0].moves) <= unit_key(&w[1].moves))
     );
-    let mut order: Vec<(std::cmp::Reverse<u64>, u8, u32)> = (units.iter().zip(counts))
-        .enumerate()
-        .map(|(i, (u, n))| (std::cmp::Reverse(n), u.h, i as u32))
-        .collect();
-    order.sort_unstable();
-    let mut slots: Vec<Option<Unit>> = units.into_iter().map(Some).collect();
-    (order.iter())
-        .map(|o| slots[o.2 as usize].take().expect("each unit once"))
-        .collect()
+    let mut keyed: Vec<(usize, (Unit, u64))> = units.into_iter().zip(counts).enumerate().collect();
+    keyed.sort_unstable_by_key(|(i, (u, n))| (std::cmp::Reverse(*n), u.h, *i));
+    keyed.into_iter().map(|(_, (u, _))| u).collect()
 }
 
 /// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
