@@ -179,21 +179,84 @@ fn rank4of8() -> &'static [u8; 256] {
     })
 }
 
+/// Per-place masks of edge bytes (`piece | flip << 4`, as [`Cube::edge_bytes`]), 12 bits
+/// each: the places holding E pieces (8..11), those holding M pieces (the odd ones below 8:
+/// UF UB DF DB), and the flipped places. The search reads them for every child, so they come
+/// from three SSE2 byte-mask extractions rather than a loop (on x86_64).
+#[inline(always)]
+fn edge_masks(e: &[u8; 16]) -> (u32, u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_slli_epi16};
+        // SAFETY: SSE2 is part of x86_64, and the load reads exactly the 16 bytes of `e`.
+        // Shifting 16-bit lanes left by k moves bit 7 − k of each byte to its bit 7 (bits
+        // crossing into the next byte land below bit 7), which the byte mask collects.
+        unsafe {
+            let v = _mm_loadu_si128(e.as_ptr() as *const __m128i);
+            let in_e = _mm_movemask_epi8(_mm_slli_epi16(v, 4)) as u32 & 0xfff;
+            let odd = _mm_movemask_epi8(_mm_slli_epi16(v, 7)) as u32 & 0xfff;
+            let flips = _mm_movemask_epi8(_mm_slli_epi16(v, 3)) as u32 & 0xfff;
+            (in_e, odd & !in_e, flips)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        edge_masks_scalar(e)
+    }
+}
+
+/// [`edge_masks`] one place at a time (the other targets' path, and the tests' reference).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn edge_masks_scalar(e: &[u8; 16]) -> (u32, u32, u32) {
+    let (mut in_e, mut in_m, mut flips) = (0, 0, 0);
+    for (p, &b) in e[..12].iter().enumerate() {
+        let piece = b & 0x0f;
+        in_e |= ((piece >= 8) as u32) << p;
+        in_m |= ((piece < 8 && piece & 1 == 1) as u32) << p;
+        flips |= ((b >> 4 & 1) as u32) << p;
+    }
+    (in_e, in_m, flips)
+}
+
+/// The bits of `v` at the set bits of `m` (12-bit masks), packed from bit 0 up: two lookups in
+/// a 4 KB table of 6-bit halves.
+#[inline(always)]
+fn compact(v: u32, m: u32) -> u32 {
+    static T: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let t = T.get_or_init(|| {
+        std::array::from_fn(|m| {
+            std::array::from_fn(|v| {
+                let (mut out, mut k) = (0u8, 0);
+                for bit in 0..6 {
+                    if m >> bit & 1 == 1 {
+                        out |= ((v >> bit & 1) as u8) << k;
+                        k += 1;
+                    }
+                }
+                out
+            })
+        })
+    });
+    let lo = t[(m & 63) as usize][(v & 63) as usize] as u32;
+    let hi = t[(m >> 6 & 63) as usize][(v >> 6 & 63) as usize] as u32;
+    lo | hi << (m & 63).count_ones()
+}
+
+/// The separation from the masks of [`edge_masks`].
+#[inline(always)]
+fn sep_of_masks(in_e: u32, in_m: u32) -> usize {
+    // The M places among the 8 places without an E piece, in order.
+    let m8 = compact(in_m, !in_e & 0xfff);
+    rank4of12()[in_e as usize] as usize * N_TETRAD + rank4of8()[m8 as usize] as usize
+}
+
 /// The slice separation of a position from its edge bytes (`piece | flip << 4`, as
 /// [`Cube::edge_bytes`]): the E places' rank times 70 plus the rank of the M places among
 /// the other 8, in order.
 #[inline(always)]
 pub fn slice_sep_bytes(e: &[u8; 16]) -> usize {
-    // Without branches (the search calls this for every child, and which places hold slice
-    // edges is anybody's guess): E pieces 8..11 are those with bit 3, M pieces the odd others.
-    let (mut eset, mut mset, mut k) = (0usize, 0usize, 0);
-    for (p, &b) in e[..12].iter().enumerate() {
-        let in_e = (b >> 3 & 1) as usize;
-        eset |= in_e << p;
-        mset |= ((b & 1) as usize & (in_e ^ 1)) << k;
-        k += in_e ^ 1;
-    }
-    rank4of12()[eset] as usize * N_TETRAD + rank4of8()[mset] as usize
+    let (in_e, in_m, _) = edge_masks(e);
+    sep_of_masks(in_e, in_m)
 }
 
 /// The slice separation of an edge permutation (`ep[place] = piece`).
@@ -307,13 +370,8 @@ pub const N_SEP_FLIP: usize = N_SLICE_SEP * 16;
 /// `k` of `flips` is the flip of the `k`-th place (in place order) holding an E piece.
 #[inline(always)]
 pub fn sep_flip_bytes(e: &[u8; 16]) -> usize {
-    let (mut flips, mut k) = (0usize, 0);
-    for &b in &e[..12] {
-        let in_e = (b >> 3 & 1) as usize;
-        flips |= ((b >> 4 & 1) as usize & in_e) << k;
-        k += in_e;
-    }
-    slice_sep_bytes(e) * 16 + flips
+    let (in_e, in_m, flips) = edge_masks(e);
+    sep_of_masks(in_e, in_m) * 16 + compact(flips, in_e) as usize
 }
 
 /// Edges (permutation, flips) with `e4` edge part `x`: [`slice_sep_edges`], the E pieces
@@ -329,6 +387,49 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
         }
     }
     (ep, eo)
+}
+
+/// Values of the `e6` edge part: the `e4` part × the flips of the first two M pieces.
+pub const N_SEP_FLIP6: usize = N_SEP_FLIP * 4;
+
+/// The `e6` edge part of a position from its edge bytes: `e4 part · 4 + flips`, where bit `k`
+/// of `flips` is the flip of the `k`-th place (in place order, `k` < 2) holding an M piece.
+/// A function of the full-flip coset (separation and the flip of every place): what
+/// [`crate::pdb::sym48e6`] needs of it.
+#[inline(always)]
+pub fn sep_flip6_bytes(e: &[u8; 16]) -> usize {
+    let (in_e, in_m, flips) = edge_masks(e);
+    let e4 = sep_of_masks(in_e, in_m) * 16 + compact(flips, in_e) as usize;
+    e4 * 4 + (compact(flips, in_m) & 3) as usize
+}
+
+/// Edges (permutation, flips) with `e6` edge part `x`: [`sep_flip_edges`] of `x / 4`, and the
+/// first two M pieces flipped as the low two bits say.
+pub fn sep_flip6_edges(x: usize) -> ([u8; 12], [u8; 12]) {
+    let (ep, mut eo) = sep_flip_edges(x / 4);
+    let mut k = 0;
+    for (p, &piece) in ep.iter().enumerate() {
+        if edge_slice(piece) == 1 && k < 2 {
+            eo[p] = (x >> k & 1) as u8;
+            k += 1;
+        }
+    }
+    (ep, eo)
+}
+
+/// Values of the full-flip edge part: slice separation × the flips of places 0..=10 (place
+/// 11's follows from the others').
+pub const N_SEP_EO: u64 = N_SLICE_SEP as u64 * 2048;
+
+/// The full-flip edge part of a position from its edge bytes: `separation · 2048 + flips`.
+/// With the corner coset it is the coset of the subgroup that also orients every edge.
+#[inline(always)]
+pub fn sep_eo_bytes(e: &[u8; 16]) -> u64 {
+    let mut eo = 0u64;
+    for (p, &b) in e[..11].iter().enumerate() {
+        eo |= ((b >> 4 & 1) as u64) << p;
+    }
+    slice_sep_bytes(e) as u64 * 2048 + eo
 }
 
 impl SepFlip {
@@ -407,6 +508,33 @@ impl CornerCoset {
 mod tests {
     use super::*;
     use crate::cube::Rng;
+
+    /// The byte-mask extraction agrees with the loop over places, and the edge parts with
+    /// each other (`e6` extends `e4`, which extends the separation).
+    #[test]
+    fn edge_masks_and_parts_agree() {
+        let mut rng = Rng::new(20);
+        for _ in 0..5000 {
+            let c = Cube::random(&mut rng);
+            let e = c.edge_bytes();
+            assert_eq!(edge_masks(e), edge_masks_scalar(e));
+            assert_eq!(slice_sep_bytes(e), slice_sep(&c.ep()));
+            assert_eq!(sep_flip_bytes(e) / 16, slice_sep_bytes(e));
+            assert_eq!(sep_flip6_bytes(e) / 4, sep_flip_bytes(e));
+            // The flips: of the E pieces, then of the first two M pieces, in place order.
+            let (ep, eo) = (c.ep(), c.eo());
+            let of = |slice: u8| {
+                (0..12)
+                    .filter(|&p| edge_slice(ep[p]) == slice)
+                    .map(|p| eo[p] as usize)
+                    .collect::<Vec<_>>()
+            };
+            let (ef, mf) = (of(0), of(1));
+            let e_bits = (0..4).map(|k| ef[k] << k).sum::<usize>();
+            assert_eq!(sep_flip_bytes(e) % 16, e_bits);
+            assert_eq!(sep_flip6_bytes(e) % 4, mf[0] | mf[1] << 1);
+        }
+    }
 
     #[test]
     fn moves_act_on_the_coordinate() {
