@@ -100,3 +100,31 @@ pub fn sym48e0() -> &'static Heuristic {
         Heuristic::new(vec![(Pattern::Sym48E0, lines)])
     })
 }
+
+/// Positions within 6 moves of solved, with their distances, layer by layer: all 621,649 to
+/// depth 5, then a twentieth (chosen with `seed`) of the moves out of depth 5 that lead to no
+/// position seen before (positions at 6 moves or fewer, each standing at 6).
+pub fn positions_within_6(seed: u64) -> Vec<Vec<crate::cube::Cube>> {
+    use crate::cube::{Cube, Move, Rng};
+    use std::collections::HashSet;
+    let mut seen: HashSet<Cube> = HashSet::from([Cube::SOLVED]);
+    let mut layers = vec![vec![Cube::SOLVED]];
+    let mut rng = Rng::new(seed);
+    for d in 1..=6 {
+        let mut next = Vec::new();
+        for c in &layers[d - 1] {
+            for m in Move::all() {
+                let n = c.apply(m);
+                if d == 6 {
+                    if rng.below(20) == 0 && !seen.contains(&n) {
+                        next.push(n);
+                    }
+                } else if seen.insert(n) {
+                    next.push(n);
+                }
+            }
+        }
+        layers.push(next);
+    }
+    layers
+}

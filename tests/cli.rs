@@ -503,20 +503,20 @@ fn sym48_set_builds_and_is_chosen_when_present() {
     }
 }
 
-/// `sym48e4` is read off a BFS over 16-symmetry classes: asking for it by IDDFS is refused
-/// with an error naming the table and the way out, before any memory is taken or file written.
+/// `sym48e4` is read off a BFS over 16-symmetry classes and `sym48e6` marked from a BFS over
+/// all-edges cosets: asking for either by IDDFS is refused with an error naming the table and
+/// the way out, before any memory is taken or file written.
 #[test]
-fn sym48e4_refuses_iddfs() {
-    let dir = test_dir("sym48e4-iddfs");
-    let d = dir.to_str().unwrap();
-    let o = optcube(&[
-        "pdb", "build", "--set", "sym48e4", "--method", "iddfs", "--dir", d,
-    ]);
-    assert!(!o.status.success());
-    let err = stderr(&o);
-    assert!(
-        err.contains("sym48e4") && err.contains("--method bfs"),
-        "{err}"
-    );
-    assert!(!dir.join("sym48e4.pdb").exists());
+fn coset_variants_refuse_iddfs() {
+    for name in ["sym48e4", "sym48e6"] {
+        let dir = test_dir(&format!("{name}-iddfs"));
+        let d = dir.to_str().unwrap();
+        let o = optcube(&[
+            "pdb", "build", "--set", name, "--method", "iddfs", "--dir", d,
+        ]);
+        assert!(!o.status.success());
+        let err = stderr(&o);
+        assert!(err.contains(name) && err.contains("--method bfs"), "{err}");
+        assert!(!dir.join(format!("{name}.pdb")).exists());
+    }
 }

@@ -178,7 +178,8 @@ impl TableDir {
 pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
     /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
-    /// E-slice edges' flips: 478 MB), or table names separated by commas [default: korf;
+    /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), or table names
+    /// separated by commas [default: korf;
     /// solve: the fastest set whose tables are present, else korf]
     #[arg(long)]
     pub set: Option<String>,

@@ -11,7 +11,7 @@ pub enum PdbCmd {
     /// Build the tables of a set that are missing or invalid (valid files are kept).
     Build {
         /// Set or table names: korf, korf6, huge, sym48, corners, edges7a, edges7b, edgeperm,
-        /// edges6a, edges6b, phase1, phase1sorted, sym48e0, sym48e4.
+        /// edges6a, edges6b, phase1, phase1sorted, sym48e0, sym48e4, sym48e6.
         #[arg(long, value_delimiter = ',', num_args = 1.., default_value = "korf")]
         set: Vec<String>,
         #[command(flatten)]

@@ -15,6 +15,7 @@ pub mod phase1;
 pub mod successors;
 pub mod sym48;
 pub mod sym48e4;
+pub mod sym48e6;
 pub mod table;
 
 pub use generate::{Method, generate};

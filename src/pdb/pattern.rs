@@ -15,7 +15,7 @@
 use super::batch::{Batch, Members};
 use super::phase1::{self, Phase1Space};
 use super::sym48::{self, Sym48Space};
-use super::sym48e4;
+use super::{sym48e4, sym48e6};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
@@ -46,6 +46,9 @@ pub enum Pattern {
     /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
     /// 1,881,079,200 entries ([`super::sym48e4`]).
     Sym48E4,
+    /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
+    /// 7,524,268,800 entries, exact to 10 moves ([`super::sym48e6`]).
+    Sym48E6,
 }
 
 const PERM8: PartialPerm = permutation(8);
@@ -55,7 +58,7 @@ const PICK6: PartialPerm = PartialPerm::new(12, 6);
 
 impl Pattern {
     /// Every pattern, in a fixed order.
-    pub const ALL: [Pattern; 10] = [
+    pub const ALL: [Pattern; 11] = [
         Pattern::Corners,
         Pattern::Edges7A,
         Pattern::Edges7B,
@@ -66,6 +69,7 @@ impl Pattern {
         Pattern::Phase1Sorted,
         Pattern::Sym48E0,
         Pattern::Sym48E4,
+        Pattern::Sym48E6,
     ];
 
     /// Short name, also the table file's stem.
@@ -81,6 +85,7 @@ impl Pattern {
             Pattern::Phase1Sorted => "phase1sorted",
             Pattern::Sym48E0 => "sym48e0",
             Pattern::Sym48E4 => "sym48e4",
+            Pattern::Sym48E6 => "sym48e6",
         }
     }
 
@@ -104,7 +109,12 @@ impl Pattern {
     /// The payload format a file of this pattern is written in, given the table's exact
     /// histogram (the file's header records it).
     pub fn file_format(self, histogram: &[u64]) -> super::Format {
-        if self.stored_in_lines() {
+        if self == Pattern::Sym48E6 {
+            // Its values stop at the cap, which must read exactly: the three values below it.
+            super::Format::Lines {
+                base: sym48e6::CAP - 3,
+            }
+        } else if self.stored_in_lines() {
             super::Format::Lines {
                 base: super::Format::line_base(histogram),
             }
@@ -132,6 +142,11 @@ impl Pattern {
                 "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)"
                     .into()
             }
+            Pattern::Sym48E6 => {
+                "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+                 first two M pieces (48 symmetries; exact to 11 moves, 12 for more)"
+                    .into()
+            }
             _ => {
                 let (start, k) = self.edge_run();
                 EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
@@ -151,7 +166,8 @@ impl Pattern {
             | Pattern::Phase1
             | Pattern::Phase1Sorted
             | Pattern::Sym48E0
-            | Pattern::Sym48E4 => (0, 0),
+            | Pattern::Sym48E4
+            | Pattern::Sym48E6 => (0, 0),
         }
     }
 
@@ -166,6 +182,7 @@ impl Pattern {
             Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
             Pattern::Sym48E0 => sym48::ENTRIES,
             Pattern::Sym48E4 => sym48e4::ENTRIES,
+            Pattern::Sym48E6 => sym48e6::ENTRIES,
         }
     }
 
@@ -179,9 +196,11 @@ impl Pattern {
             Pattern::EdgePerm => edge_perm_index(q),
             Pattern::Edges6A => edge_index::<6, 0>(q),
             Pattern::Edges6B => edge_index::<6, 6>(q),
-            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 | Pattern::Sym48E4 => {
-                self.index_of_position(&q.inverse())
-            }
+            Pattern::Phase1
+            | Pattern::Phase1Sorted
+            | Pattern::Sym48E0
+            | Pattern::Sym48E4
+            | Pattern::Sym48E6 => self.index_of_position(&q.inverse()),
         }
     }
 
@@ -192,7 +211,11 @@ impl Pattern {
     pub fn reads_position(self) -> bool {
         matches!(
             self,
-            Pattern::Phase1 | Pattern::Phase1Sorted | Pattern::Sym48E0 | Pattern::Sym48E4
+            Pattern::Phase1
+                | Pattern::Phase1Sorted
+                | Pattern::Sym48E0
+                | Pattern::Sym48E4
+                | Pattern::Sym48E6
         )
     }
 
@@ -218,12 +241,13 @@ impl Pattern {
         matches!(self, Pattern::Corners | Pattern::EdgePerm)
     }
 
-    /// Is the table a coset table of a subgroup that holds every half turn (`sym48e0`,
-    /// `sym48e4`)? Then the inverse of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when
-    /// `m` is a half turn: a half turn leaves the inverse position's value unchanged.
+    /// Is the table's value a function of the coset of a subgroup that holds every half turn
+    /// (`sym48e0`, `sym48e4`; `sym48e6`, a function of the full-flip coset)? Then the inverse
+    /// of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when `m` is a half turn: a half turn
+    /// leaves the inverse position's value unchanged.
     #[inline(always)]
     pub fn coset_holds_half_turns(self) -> bool {
-        matches!(self, Pattern::Sym48E0 | Pattern::Sym48E4)
+        matches!(self, Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6)
     }
 
     /// Is the table built by a breadth-first search over the blocks of its own index
@@ -231,7 +255,7 @@ impl Pattern {
     /// classes ([`sym48e4::UdLayout`]) and the table is read off that one, so it has no
     /// layout of its own index and no IDDFS build.
     pub fn built_over_own_index(self) -> bool {
-        self != Pattern::Sym48E4
+        !matches!(self, Pattern::Sym48E4 | Pattern::Sym48E6)
     }
 
     /// Entries the build's breadth-first search fills (its progress counts them): the table's
@@ -247,6 +271,7 @@ impl Pattern {
     pub fn build_bytes(self) -> u64 {
         match self {
             Pattern::Sym48E4 => sym48e4::BUILD_BYTES,
+            Pattern::Sym48E6 => sym48e6::BUILD_BYTES,
             _ => super::table::bytes_for(self.entries()) as u64,
         }
     }
@@ -255,8 +280,9 @@ impl Pattern {
     #[inline(always)]
     fn index_of_position(self, p: &Cube) -> u64 {
         match self {
-            Pattern::Sym48E0 => Sym48Space::get().index::<false>(p),
-            Pattern::Sym48E4 => Sym48Space::get().index::<true>(p),
+            Pattern::Sym48E0 => Sym48Space::get().index::<0>(p),
+            Pattern::Sym48E4 => Sym48Space::get().index::<4>(p),
+            Pattern::Sym48E6 => Sym48Space::get().index::<6>(p),
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
             }
@@ -296,8 +322,9 @@ impl Pattern {
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, members, f)
             }
-            Pattern::Sym48E0 => Sym48Space::get().for_each_index::<false>(cubes, members, f),
-            Pattern::Sym48E4 => Sym48Space::get().for_each_index::<true>(cubes, members, f),
+            Pattern::Sym48E0 => Sym48Space::get().for_each_index::<0>(cubes, members, f),
+            Pattern::Sym48E4 => Sym48Space::get().for_each_index::<4>(cubes, members, f),
+            Pattern::Sym48E6 => Sym48Space::get().for_each_index::<6>(cubes, members, f),
         }
     }
 
@@ -325,8 +352,9 @@ impl Pattern {
                     .unrank(i)
                     .inverse();
             }
-            Pattern::Sym48E0 => return Sym48Space::get().unrank::<false>(i).inverse(),
-            Pattern::Sym48E4 => return Sym48Space::get().unrank::<true>(i).inverse(),
+            Pattern::Sym48E0 => return Sym48Space::get().unrank::<0>(i).inverse(),
+            Pattern::Sym48E4 => return Sym48Space::get().unrank::<4>(i).inverse(),
+            Pattern::Sym48E6 => return Sym48Space::get().unrank::<6>(i).inverse(),
             _ => {
                 let (start, k) = self.edge_run();
                 let pp = if k == 7 { PICK7 } else { PICK6 };
@@ -408,7 +436,9 @@ mod tests {
                     Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
                     Pattern::Phase1 => ud || m.quarter_turns() == 2,
                     Pattern::Phase1Sorted => ud,
-                    Pattern::Sym48E0 | Pattern::Sym48E4 => m.quarter_turns() == 2,
+                    Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6 => {
+                        m.quarter_turns() == 2
+                    }
                     _ => false,
                 };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");

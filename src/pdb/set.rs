@@ -18,7 +18,8 @@ pub fn default_dir() -> PathBuf {
 /// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
 /// (corners and two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the
 /// 48-symmetry coset table, always probed on the inverse too), or one pattern's own name
-/// (`sym48e4`, the coset table with the E-slice edges' flips, is a set by that name).
+/// (`sym48e4`, the coset table with the E-slice edges' flips, and `sym48e6`, the table with two
+/// more edges' flips, are sets by those names).
 pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     match name {
         "korf" => Some(vec![
@@ -64,8 +65,9 @@ pub fn set_names() -> String {
 /// The sets `solve` prefers when none is named, fastest first: on the first position of
 /// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 1.5 s
 /// with `sym48e4` (a 478 MB table), 2.5 s with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB
-/// table, 39 MB resident) and 39 s with `korf` (784 MB).
-pub const SOLVE_PREFERENCE: [&str; 4] = ["sym48e4", "huge", "sym48", "korf"];
+/// table, 39 MB resident) and 39 s with `korf` (784 MB). `sym48e6` (1.9 GB) generates about a
+/// quarter of `sym48e4`'s nodes (README, "The `sym48e6` table").
+pub const SOLVE_PREFERENCE: [&str; 5] = ["sym48e6", "sym48e4", "huge", "sym48", "korf"];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
 /// checked: loading checks them), or `korf` when none is.
@@ -282,6 +284,8 @@ mod tests {
         assert_eq!(strongest_present(&dir), "huge");
         std::fs::write(table_path(&dir, "sym48e4"), b"x").unwrap();
         assert_eq!(strongest_present(&dir), "sym48e4");
+        std::fs::write(table_path(&dir, "sym48e6"), b"x").unwrap();
+        assert_eq!(strongest_present(&dir), "sym48e6");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -29,9 +29,9 @@ use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep,
-    corner_coset_bytes, corner_coset_cube, sep_flip_bytes, sep_flip_edges, slice_sep_bytes,
-    slice_sep_edges,
+    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SEP_FLIP6, N_SLICE_SEP, SliceSep,
+    corner_coset_bytes, corner_coset_cube, sep_flip_bytes, sep_flip_edges, sep_flip6_bytes,
+    sep_flip6_edges, slice_sep_bytes, slice_sep_edges,
 };
 use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
@@ -75,32 +75,69 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p` in `sym48e0` (`E4` false) or `sym48e4` (true,
-    /// [`super::sym48e4`]).
+    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`super::sym48e4`])
+    /// or `sym48e6` (6, [`super::sym48e6`]).
     #[inline(always)]
-    pub fn index<const E4: bool>(&self, p: &Cube) -> u64 {
-        self.index_of::<E4>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
+    pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
+        self.index_of::<K>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
     }
 
     /// The index of `p`, whose corner coset has class and symmetry `class_sym`: the class
     /// times the edge part's size plus the edge part of `S p S⁻¹` (only its edges are
-    /// computed right): the separation, with the E pieces' flips for `E4`.
+    /// computed right): the separation, with the E pieces' flips for `K` = 4, and the first
+    /// two M pieces' flips too for 6.
     #[inline(always)]
-    fn index_of<const E4: bool>(&self, class_sym: u32, p: &Cube) -> u64 {
+    fn index_of<const K: u8>(&self, class_sym: u32, p: &Cube) -> u64 {
         let (cls, s) = ((class_sym >> 6) as u64, (class_sym & 63) as usize);
-        let (sym, inv) = &self.sym_edges[s];
-        let conj = sym.compose(p).compose(inv);
-        if E4 {
-            cls * N_SEP_FLIP as u64 + sep_flip_bytes(conj.edge_bytes()) as u64
-        } else {
-            cls * N_SLICE_SEP as u64 + slice_sep_bytes(conj.edge_bytes()) as u64
+        let conj = self.conj_edges(s, p);
+        cls * Self::inner::<K>() + Self::edge_part::<K>(conj.edge_bytes())
+    }
+
+    /// Values of the edge part of variant `K`.
+    #[inline(always)]
+    pub const fn inner<const K: u8>() -> u64 {
+        match K {
+            0 => N_SLICE_SEP as u64,
+            4 => N_SEP_FLIP as u64,
+            6 => N_SEP_FLIP6 as u64,
+            _ => panic!("coset variants are e0, e4 and e6"),
         }
+    }
+
+    /// The edge part of variant `K` of edge bytes.
+    #[inline(always)]
+    pub fn edge_part<const K: u8>(e: &[u8; 16]) -> u64 {
+        (match K {
+            0 => slice_sep_bytes(e),
+            4 => sep_flip_bytes(e),
+            _ => sep_flip6_bytes(e),
+        }) as u64
+    }
+
+    /// The class of `p`'s corner coset and the symmetry `s` onto its representative.
+    #[inline(always)]
+    pub fn class_sym(&self, p: &Cube) -> (usize, usize) {
+        let cs = self.class_sym[corner_coset_bytes(p.corner_bytes())];
+        ((cs >> 6) as usize, (cs & 63) as usize)
+    }
+
+    /// `S_s p S_s⁻¹`: only its edges are right (its corners are `p`'s).
+    #[inline(always)]
+    pub fn conj_edges(&self, s: usize, p: &Cube) -> Cube {
+        let (sym, inv) = &self.sym_edges[s];
+        sym.compose(p).compose(inv)
+    }
+
+    /// The symmetries that map class `cls`'s representative to itself (bit `s` for `S_s`).
+    #[inline(always)]
+    pub fn stabilizer(&self, cls: usize) -> u64 {
+        self.corner.classes.stabilizer[cls]
     }
 
     /// Table indices of positions `cubes[k]` for the members `k` of `members`, passed to
     /// `f(k, index)`; the class lookups are all requested before the first is used.
     #[inline(always)]
-    pub fn for_each_index<const E4: bool>(
+    pub fn for_each_index<const K: u8>(
         &self,
         cubes: &Batch,
         members: u32,
@@ -113,20 +150,21 @@ impl Sym48Space {
             coords[k] = cc;
         }
         for k in Members(members) {
-            f(k, self.index_of::<E4>(self.class_sym[coords[k]], &cubes[k]));
+            f(k, self.index_of::<K>(self.class_sym[coords[k]], &cubes[k]));
         }
     }
 
     /// A position with table index `i`: the class representative's corners, the edge part's
-    /// edges (not necessarily of matching parity; unflipped but for the E pieces of `E4`).
-    pub fn unrank<const E4: bool>(&self, i: u64) -> Cube {
-        let inner = if E4 { N_SEP_FLIP } else { N_SLICE_SEP } as u64;
+    /// edges (not necessarily of matching parity; unflipped but for the flips the variant
+    /// records).
+    pub fn unrank<const K: u8>(&self, i: u64) -> Cube {
+        let inner = Self::inner::<K>();
         let (cls, x) = (i / inner, (i % inner) as usize);
         let c = corner_coset_cube(self.corner.classes.rep[cls as usize] as usize);
-        let (ep, eo) = if E4 {
-            sep_flip_edges(x)
-        } else {
-            (slice_sep_edges(x), [0; 12])
+        let (ep, eo) = match K {
+            0 => (slice_sep_edges(x), [0; 12]),
+            4 => sep_flip_edges(x),
+            _ => sep_flip6_edges(x),
         };
         Cube::from_parts(c.cp(), c.co(), ep, eo)
     }
@@ -264,20 +302,20 @@ mod tests {
         let mut rng = Rng::new(48);
         for _ in 0..1000 {
             let p = Cube::random(&mut rng);
-            let i = sp.index::<false>(&p);
+            let i = sp.index::<0>(&p);
             assert!(i < ENTRIES);
-            assert_eq!(sp.index::<false>(&sp.unrank::<false>(i)), i);
+            assert_eq!(sp.index::<0>(&sp.unrank::<0>(i)), i);
             let (b, x) = (i / inner, (i % inner) as u32);
             let mut twins = vec![x];
             layout.for_each_twin(b, x, |y| twins.push(y));
             let other = syms.conj_cube(&p, rng.below(48) as usize);
-            let j = sp.index::<false>(&other);
+            let j = sp.index::<0>(&other);
             assert_eq!(j / inner, b);
             assert!(twins.contains(&((j % inner) as u32)));
             for m in Move::all() {
                 let (b2, map) = layout.image(&layout.positions(b), m.index());
                 let got = b2 * inner + layout.apply(map, x) as u64;
-                let want = sp.index::<false>(&sp.unrank::<false>(i).apply(m));
+                let want = sp.index::<0>(&sp.unrank::<0>(i).apply(m));
                 assert_eq!(got, want, "{m}");
             }
         }
@@ -325,7 +363,7 @@ mod table_tests {
             }
             // Every pair reached at depth d reads d.
             for (_, c) in &next {
-                assert_eq!(t.get(sp.index::<false>(c)), d, "{c:?}");
+                assert_eq!(t.get(sp.index::<0>(c)), d, "{c:?}");
             }
             layer = next;
         }
@@ -334,17 +372,13 @@ mod table_tests {
         let syms = symmetries();
         for _ in 0..20_000 {
             let c = Cube::random(&mut rng);
-            let v = t.get(sp.index::<false>(&c));
+            let v = t.get(sp.index::<0>(&c));
             match depth.get(&key(&c)) {
                 Some(&d) => assert_eq!(v, d),
                 None => assert!(v > 6, "{c:?} reads {v}"),
             }
             let s = rng.below(48) as usize;
-            assert_eq!(
-                t.get(sp.index::<false>(&syms.conj_cube(&c, s))),
-                v,
-                "sym {s}"
-            );
+            assert_eq!(t.get(sp.index::<0>(&syms.conj_cube(&c, s))), v, "sym {s}");
         }
     }
 

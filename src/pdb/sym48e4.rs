@@ -222,7 +222,7 @@ mod tests {
         for _ in 0..1000 {
             let p = Cube::random(&mut rng);
             for c in [p, p.inverse(), syms.conj_cube(&p, rng.below(48) as usize)] {
-                let i = sp.index::<true>(&c);
+                let i = sp.index::<4>(&c);
                 assert!(i < ENTRIES);
                 let (b, x) = red.source(i);
                 let found = (0..48).any(|s| {
@@ -272,35 +272,15 @@ mod tests {
             let cc = layout.positions(b) as usize;
             *depth.get(&(cc, x as usize)).unwrap_or(&7)
         };
-        // Positions within 6 moves, by a plain BFS of positions: all 621,649 to depth 5, then
-        // a twentieth of the moves out of depth 5 (positions at 6 moves or fewer).
-        let mut seen: HashMap<Cube, u8> = HashMap::new();
-        seen.insert(Cube::SOLVED, 0);
-        let mut layer = vec![Cube::SOLVED];
-        let mut rng = Rng::new(418);
-        for d in 1..=6u8 {
-            let mut next = Vec::new();
-            for c in &layer {
-                for m in Move::all() {
-                    let n = c.apply(m);
-                    if d == 6 {
-                        if rng.below(20) == 0 && !seen.contains_key(&n) {
-                            next.push(n);
-                        }
-                    } else if let std::collections::hash_map::Entry::Vacant(v) = seen.entry(n) {
-                        v.insert(d);
-                        next.push(n);
-                    }
-                }
-            }
-            for c in &next {
+        // Positions within 6 moves (all to depth 5, a twentieth of those at 6), and inverses.
+        for (d, layer) in crate::testing::positions_within_6(418).iter().enumerate() {
+            for c in layer {
                 for q in [*c, c.inverse()] {
-                    let (b, x) = red.source(sp.index::<true>(&q));
+                    let (b, x) = red.source(sp.index::<4>(&q));
                     let v = value(b, x);
-                    assert!(v <= d, "{q:?} at {d} moves reads {v}");
+                    assert!(v as usize <= d, "{q:?} at {d} moves reads {v}");
                 }
             }
-            layer = next;
         }
     }
 }

@@ -15,6 +15,8 @@ pub const UNKNOWN: u8 = 0x0f;
 
 enum Storage {
     Heap(Box<[AtomicU8]>),
+    /// Anonymous memory in huge pages, written through atomics while the table is built.
+    HugeHeap(memmap2::MmapMut),
     /// Kept only to keep the mapping alive; reads go through `NibbleTable::ptr`.
     Mapped(#[allow(dead_code)] memmap2::Mmap),
 }
@@ -95,6 +97,21 @@ impl NibbleTable {
             .map(|_| AtomicU8::new(0xff))
             .collect();
         Self::from_heap(bytes, entries)
+    }
+
+    /// [`NibbleTable::new_unknown`] in huge pages ([`huge_page_memory`]): for a builder that
+    /// writes entries at random all over a table of gigabytes, where 4 KB pages would make
+    /// most writes a TLB miss.
+    pub fn new_unknown_in_huge_pages(entries: u64) -> std::io::Result<NibbleTable> {
+        let mut map = huge_page_memory(bytes_for(entries))?;
+        map.fill(0xff);
+        let ptr = map.as_ptr();
+        Ok(NibbleTable {
+            storage: Storage::HugeHeap(map),
+            ptr,
+            entries,
+            format: Format::Nibbles,
+        })
     }
 
     /// A heap table holding `bytes` (length must be `bytes_for(entries)`).
@@ -227,6 +244,11 @@ impl NibbleTable {
     fn atomics(&self) -> &[AtomicU8] {
         match &self.storage {
             Storage::Heap(b) => b,
+            // SAFETY: AtomicU8 has the layout of u8; the mapping lives as long as self, and
+            // every access to it while it may be shared goes through these atomics.
+            Storage::HugeHeap(m) => unsafe {
+                std::slice::from_raw_parts(m.as_ptr() as *const AtomicU8, bytes_for(self.entries))
+            },
             Storage::Mapped(_) => panic!("a mapped table is read-only"),
         }
     }
@@ -248,6 +270,34 @@ impl NibbleTable {
             ((b >> shift) & 0x0f == UNKNOWN).then_some((b & !(0x0f << shift)) | (v << shift))
         })
         .is_ok()
+    }
+
+    /// Lowers entry `i` to `v` if it holds more ([`UNKNOWN`] included). Safe against
+    /// concurrent writers; the result does not depend on their order.
+    #[inline(always)]
+    pub fn lower(&self, i: u64, v: u8) {
+        let shift = (i & 1) * 4;
+        let cell = &self.atomics()[(i >> 1) as usize];
+        // Most marks of a builder find a value already as low: a plain load settles them.
+        if (cell.load(Relaxed) >> shift) & 0x0f <= v {
+            return;
+        }
+        let _ = cell.fetch_update(Relaxed, Relaxed, |b| {
+            ((b >> shift) & 0x0f > v).then_some((b & !(0x0f << shift)) | (v << shift))
+        });
+    }
+
+    /// Sets every [`UNKNOWN`] entry to `v`, in parallel. Only while nobody else writes.
+    pub fn fill_unknown(&self, v: u8) {
+        use rayon::prelude::*;
+        self.atomics().par_chunks(1 << 16).for_each(|cells| {
+            for c in cells {
+                let b = c.load(Relaxed);
+                let lo = if b & 0x0f == UNKNOWN { v } else { b & 0x0f };
+                let hi = if b >> 4 == UNKNOWN { v } else { b >> 4 };
+                c.store(lo | hi << 4, Relaxed);
+            }
+        });
     }
 
     /// Appends `i - lo` for every entry `i` in `lo..hi` whose value is `v` (the generator's

@@ -58,7 +58,7 @@ impl Heuristic {
         for (p, _) in &tables {
             // Build the coordinate tables now, not during the first search.
             match p {
-                Pattern::Sym48E0 | Pattern::Sym48E4 => {
+                Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6 => {
                     crate::pdb::sym48::Sym48Space::get();
                 }
                 Pattern::Phase1 | Pattern::Phase1Sorted => {
@@ -90,7 +90,11 @@ impl Heuristic {
                 Pattern::Phase1 | Pattern::Phase1Sorted => true,
                 // Unchanged by every symmetry; the coset tables' index conjugates the position
                 // onto its corner class's representative anyway.
-                Pattern::Corners | Pattern::EdgePerm | Pattern::Sym48E0 | Pattern::Sym48E4 => false,
+                Pattern::Corners
+                | Pattern::EdgePerm
+                | Pattern::Sym48E0
+                | Pattern::Sym48E4
+                | Pattern::Sym48E6 => false,
             };
             if turned {
                 for t in turns {

@@ -57,9 +57,10 @@
 //! enables (no half turn on the side opposite a tight one) are made below, without switching.
 //!
 //! **Half-turn cuts** ([`SearchOptions::half_turn_cuts`], on by default). When the first
-//! lookup is a coset table of a subgroup that holds every half turn (`sym48e0`, `sym48e4`),
-//! read on the position and its inverse, a half turn `m` leaves the inverse's entry as it
-//! is: `(P · m)⁻¹ = m · P⁻¹` lies in the coset of `P⁻¹`, and the index is the same. So each
+//! lookup is a coset table of a subgroup that holds every half turn (`sym48e0`, `sym48e4`;
+//! `sym48e6`, whose index is a function of the all-edges coset, which holds them too), read on
+//! the position and its inverse, a half turn `m` leaves the inverse's entry as it is:
+//! `(P · m)⁻¹ = m · P⁻¹` lies in the coset of `P⁻¹`, and the index is the same. So each
 //! node keeps its own inverse value (read when it was a child); when that value exceeds the
 //! children's budget — the inverse side is tight — the half-turn children are dropped
 //! before either round. Their inverse entry is that value, so the same nodes are generated.

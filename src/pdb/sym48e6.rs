@@ -1,0 +1,386 @@
+//! The table `sym48e6`: like `sym48e4` ([`super::sym48e4`]), with the flips of two more edges —
+//! the first two M pieces in place order ([`crate::coord::coset::sep_flip6_bytes`]) — variant
+//! `eK` of Tronto's H48 coordinate with K = 6 (nissy-core `doc/h48.md`).
+//!
+//! An entry is `class · 2,217,600 + edge part`: the class of the position's corner coset under
+//! all 48 symmetries (3,393), and the `e6` edge part of the position conjugated onto that
+//! class's representative. 7,524,316,800 entries.
+//!
+//! **Not a coset table.** Six edges' flips are no subgroup's coset: the subgroup of
+//! [`super::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
+//! are oriented" is closed under composition only when the six are whole slices. The
+//! coordinate is instead a projection of the coset of the subgroup `H11` that orients every
+//! edge (corner coset, separation and the flip of every place,
+//! [`crate::coord::coset::sep_eo_bytes`]; kept by all 48 symmetries, holding every half turn).
+//! An entry's value is
+//! - the least distance of the positions with that index (equivalently of the `H11` cosets
+//!   with that index: a coset's distance is reached by one of its positions) if it is at most
+//!   [`EXACT_DEPTH`],
+//! - [`CAP`] otherwise.
+//!
+//! Why it is a lower bound: a position `P` with index `i` and distance `d` is one of the
+//! positions with index `i`, so entry `i` is at most `d` if `d ≤ EXACT_DEPTH`, and at most
+//! `CAP ≤ d` otherwise. The lookup conjugates `P` by one symmetry onto the class
+//! representative; when the representative is self-symmetric another symmetry would give
+//! another index, so the builder marks every coset under every symmetry of the
+//! representative's stabilizer, and whichever the lookup picked reads a bound.
+//!
+//! The search reads it like the coset tables: the value is a function of the `H11` coset, so a
+//! half turn (in `H11`) leaves the inverse's value unchanged; and a value `h` bounds the
+//! distance of the position's own `H11` coset, so a tight value still rules out a last half
+//! turn (`search::worker`).
+//!
+//! The build ([`mark_within`]): a breadth-first search over the `H11` cosets up to symmetry
+//! (sorted layers of canonical keys, [`h11_key`]) to depth `EXACT_DEPTH − 2` = 9 (79,203,853
+//! classes), each layer marked with its distance; then each coset of the last layer is moved
+//! once and twice (canonical pairs), the results marked with 10 and 11. Marks take the
+//! minimum, so the table does not depend on the order threads mark in: 1 and 2 threads give
+//! the same bytes. Entries no mark reached read [`CAP`].
+
+use super::table::{NibbleTable, bytes_for};
+use crate::coord::coset::{
+    N_CORNER_COSET_CLASSES, N_SEP_EO, N_SEP_FLIP6, N_SLICE_SEP, corner_coset_cube, sep_eo_bytes,
+    sep_flip6_bytes, slice_sep_edges,
+};
+use crate::cube::packed::remove_members;
+use crate::cube::{Cube, Move, allowed_after};
+use crate::pdb::sym48::Sym48Space;
+use crate::progress::Progress;
+use rayon::prelude::*;
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Entries of the table: corner coset classes (48 symmetries) × separations × 6 flips.
+pub const ENTRIES: u64 = N_CORNER_COSET_CLASSES as u64 * N_SEP_FLIP6 as u64;
+
+/// Entries at most this far from solved read their exact value.
+pub const EXACT_DEPTH: u8 = 11;
+
+/// What every other entry reads: at least this, since all positions within
+/// [`EXACT_DEPTH`] were marked.
+pub const CAP: u8 = EXACT_DEPTH + 1;
+
+/// Bytes the build holds at its peak: the nibble table, the 2-bit file form made from it, the
+/// last two layers of keys and the next one's neighbours (`layer_bytes`, measured: see
+/// [`build`]).
+pub const BUILD_BYTES: u64 = bytes_for(ENTRIES) as u64 + ENTRIES / 4 + (3 << 30);
+
+/// The canonical key of `p`'s `H11` coset class: its corner class, and the least full-flip
+/// edge part of `S p S⁻¹` over the symmetries `S` that take `p`'s corner coset onto the
+/// representative's.
+#[inline]
+pub fn h11_key(sp: &Sym48Space, p: &Cube) -> u64 {
+    let (cls, s) = sp.class_sym(p);
+    let conj = sp.conj_edges(s, p);
+    let mut best = sep_eo_bytes(conj.edge_bytes());
+    for_each_other(sp.stabilizer(cls), |t| {
+        best = best.min(sep_eo_bytes(sp.conj_edges(t, &conj).edge_bytes()));
+    });
+    cls as u64 * N_SEP_EO + best
+}
+
+/// Calls `f(t)` for every symmetry `t` of `stab` but the identity.
+#[inline(always)]
+fn for_each_other(stab: u64, mut f: impl FnMut(usize)) {
+    let mut rest = stab & !1;
+    while rest != 0 {
+        f(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+    }
+}
+
+/// A cube of the coset class with key `k`: the representative's corners, the separation's
+/// edges with the key's flips (place 11's making the sum even).
+fn key_cube(k: u64) -> Cube {
+    struct Parts {
+        corners: Vec<Cube>,
+        seps: Vec<[u8; 12]>,
+    }
+    static PARTS: OnceLock<Parts> = OnceLock::new();
+    let parts = PARTS.get_or_init(|| {
+        let reps = &crate::coord::coset::CornerCoset::get().classes.rep;
+        Parts {
+            corners: reps
+                .iter()
+                .map(|&r| corner_coset_cube(r as usize))
+                .collect(),
+            seps: (0..N_SLICE_SEP).map(slice_sep_edges).collect(),
+        }
+    });
+    let (cls, x) = ((k / N_SEP_EO) as usize, k % N_SEP_EO);
+    let (sep, flips) = ((x / 2048) as usize, x % 2048);
+    let mut eo = [0u8; 12];
+    for (p, o) in eo.iter_mut().enumerate().take(11) {
+        *o = (flips >> p & 1) as u8;
+    }
+    eo[11] = (flips.count_ones() & 1) as u8;
+    let c = &parts.corners[cls];
+    Cube::from_parts(c.cp(), c.co(), parts.seps[sep], eo)
+}
+
+/// Where the builder's marks go: the table, or a map in tests.
+pub trait Marks: Sync {
+    /// Lowers entry `i` to `v` if it holds more.
+    fn lower(&self, i: u64, v: u8);
+    /// A hint that entry `i` will be lowered soon.
+    fn prefetch(&self, _i: u64) {}
+}
+
+impl Marks for NibbleTable {
+    #[inline(always)]
+    fn lower(&self, i: u64, v: u8) {
+        NibbleTable::lower(self, i, v)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, i: u64) {
+        NibbleTable::prefetch(self, i)
+    }
+}
+
+/// One thread's marks in two stages: a stage's entries are computed and prefetched, and
+/// lowered when the next stage is done, so that the table's cache misses overlap the next
+/// stage's arithmetic.
+struct Stages<'a, M: Marks> {
+    marks: &'a M,
+    sp: &'static Sym48Space,
+    ready: Vec<(u64, u8)>,
+    pending: Vec<(u64, u8)>,
+}
+
+impl<'a, M: Marks> Stages<'a, M> {
+    fn new(marks: &'a M) -> Self {
+        Stages {
+            marks,
+            sp: Sym48Space::get(),
+            ready: Vec::with_capacity(64),
+            pending: Vec::with_capacity(64),
+        }
+    }
+
+    /// Marks `p`'s `H11` coset with distance `d` (at most): the index of `p` under every
+    /// symmetry that takes its corner coset onto the representative's.
+    #[inline(always)]
+    fn add(&mut self, p: &Cube, d: u8) {
+        let sp = self.sp;
+        let (cls, s) = sp.class_sym(p);
+        let conj = sp.conj_edges(s, p);
+        let base = cls as u64 * N_SEP_FLIP6 as u64;
+        let i = base + sep_flip6_bytes(conj.edge_bytes()) as u64;
+        self.marks.prefetch(i);
+        self.pending.push((i, d));
+        for_each_other(sp.stabilizer(cls), |t| {
+            let j = base + sep_flip6_bytes(sp.conj_edges(t, &conj).edge_bytes()) as u64;
+            self.marks.prefetch(j);
+            self.pending.push((j, d));
+        });
+    }
+
+    /// Ends a stage: lowers the previous stage's entries.
+    #[inline(always)]
+    fn next_stage(&mut self) {
+        for &(i, v) in &self.ready {
+            self.marks.lower(i, v);
+        }
+        self.ready.clear();
+        std::mem::swap(&mut self.ready, &mut self.pending);
+    }
+}
+
+impl<M: Marks> Drop for Stages<'_, M> {
+    fn drop(&mut self) {
+        self.next_stage();
+        self.next_stage();
+    }
+}
+
+/// The layers of `H11` coset classes to `depth`: layer `d` is the sorted keys ([`h11_key`]) of
+/// the classes at distance `d`; `on_layer(d, layer)` sees each as it is finished (the current
+/// rayon pool makes them).
+pub fn for_each_h11_layer(depth: u8, mut on_layer: impl FnMut(u8, &[u64])) {
+    let sp = Sym48Space::get();
+    let mut prev: Vec<u64> = Vec::new();
+    let mut cur = vec![h11_key(sp, &Cube::SOLVED)];
+    on_layer(0, &cur);
+    for d in 1..=depth {
+        let mut next = vec![0u64; cur.len() * Move::COUNT];
+        next.par_chunks_mut(Move::COUNT)
+            .zip(cur.par_iter())
+            .for_each(|(out, &k)| {
+                let c = key_cube(k);
+                for (o, m) in out.iter_mut().zip(Move::all()) {
+                    *o = h11_key(sp, &c.apply(m));
+                }
+            });
+        next.par_sort_unstable();
+        next.dedup();
+        remove_members(&mut next, &cur, &prev);
+        next.shrink_to_fit();
+        on_layer(d, &next);
+        prev = std::mem::replace(&mut cur, next);
+    }
+}
+
+/// Marks every coset class within `depth` (≥ 2) moves: the layers to `depth − 2` with their
+/// distances, and for each coset of the last of them its moves (one more) and their canonical
+/// moves (two more). Every mark comes from a coset at most that far from solved, and every
+/// coset within `depth` moves is marked with its distance: a shortest sequence to it passes
+/// a coset of layer `depth − 2` and ends with two moves in canonical order.
+pub fn mark_within(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
+    assert!(depth >= 2, "marks to depth 2 or more");
+    let listed = depth - 2;
+    for_each_h11_layer(listed, |d, layer| {
+        if let Some(p) = progress {
+            p.update(
+                ENTRIES * d as u64 / (depth as u64 + 1),
+                &format!("depth {d}: {} coset classes", layer.len()),
+            );
+        }
+        // Chunks small enough that the progress of the last layer moves.
+        let chunks = layer.chunks(1 << 14).collect::<Vec<_>>();
+        let done = std::sync::atomic::AtomicU64::new(0);
+        chunks.par_iter().for_each(|keys| {
+            let mut stages = Stages::new(marks);
+            for &k in *keys {
+                let c = key_cube(k);
+                stages.add(&c, d);
+                if d < listed {
+                    continue;
+                }
+                for m1 in Move::all() {
+                    let c1 = c.apply(m1);
+                    stages.add(&c1, d + 1);
+                    for m2 in Move::all().filter(|&m2| allowed_after(Some(m1), m2)) {
+                        stages.add(&c1.apply(m2), d + 2);
+                    }
+                    stages.next_stage();
+                }
+            }
+            drop(stages);
+            if let Some(p) = progress.filter(|_| d == listed) {
+                let n = done.fetch_add(keys.len() as u64, Relaxed) + keys.len() as u64;
+                let span = ENTRIES * 2 / (depth as u64 + 1);
+                p.update(
+                    ENTRIES * d as u64 / (depth as u64 + 1) + span * n / layer.len() as u64,
+                    &format!(
+                        "depth {d}: moving {n} of {} coset classes twice",
+                        layer.len()
+                    ),
+                );
+            }
+        });
+    });
+}
+
+/// Builds the table on the current rayon pool (progress in entries, scaled by depth).
+pub fn build(progress: &Progress) -> NibbleTable {
+    let table = NibbleTable::new_unknown_in_huge_pages(ENTRIES)
+        .unwrap_or_else(|_| NibbleTable::new_unknown(ENTRIES));
+    mark_within(EXACT_DEPTH, &table, Some(progress));
+    progress.update(ENTRIES, &format!("the rest reads {CAP}"));
+    table.fill_unknown(CAP);
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coord::coset::sep_flip6_edges;
+    use crate::coord::symmetry::symmetries;
+    use crate::cube::Rng;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    /// 117,567,450 · 2^6 entries; the edge part reads back what it was made from.
+    #[test]
+    fn entry_count_and_edge_part() {
+        assert_eq!(ENTRIES, 117_567_450 << 6);
+        assert_eq!(crate::pdb::Pattern::Sym48E6.entries(), ENTRIES);
+        let mut rng = Rng::new(66);
+        for _ in 0..2000 {
+            let x = rng.below(N_SEP_FLIP6 as u64) as usize;
+            let (ep, eo) = sep_flip6_edges(x);
+            let c = Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo);
+            assert_eq!(sep_flip6_bytes(c.edge_bytes()), x);
+        }
+    }
+
+    /// The canonical key is the same for a position, its conjugates and its coset's cube, and
+    /// moves act on keys: the key of a move of any class member is the key of the move of the
+    /// key's cube, up to symmetry of the move.
+    #[test]
+    fn h11_keys_are_class_functions() {
+        let sp = Sym48Space::get();
+        let syms = symmetries();
+        let mut rng = Rng::new(67);
+        for _ in 0..2000 {
+            let p = Cube::random(&mut rng);
+            let k = h11_key(sp, &p);
+            let s = rng.below(48) as usize;
+            assert_eq!(h11_key(sp, &syms.conj_cube(&p, s)), k);
+            let c = key_cube(k);
+            assert_eq!(h11_key(sp, &c), k);
+            // Half turns stay in the coset: premoving one keeps the key.
+            for m in Move::all().filter(|m| m.quarter_turns() == 2) {
+                assert_eq!(h11_key(sp, &m.cube().compose(&p)), k, "{m}");
+            }
+        }
+    }
+
+    /// A map standing in for the table.
+    struct Map(Mutex<HashMap<u64, u8>>);
+
+    impl Marks for Map {
+        fn lower(&self, i: u64, v: u8) {
+            let mut m = self.0.lock().unwrap();
+            let e = m.entry(i).or_insert(v);
+            *e = (*e).min(v);
+        }
+    }
+
+    /// The marks of every coset class within `depth` moves, on a pool of `threads`.
+    fn marks_within(depth: u8, threads: usize) -> HashMap<u64, u8> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let marks = Map(Mutex::new(HashMap::new()));
+        pool.install(|| mark_within(depth, &marks, None));
+        marks.0.into_inner().unwrap()
+    }
+
+    /// The marks do not depend on the number of threads (the table is their minimum).
+    #[test]
+    fn one_and_two_threads_mark_the_same() {
+        let one = marks_within(5, 1);
+        assert!(one.len() > 2_000, "{} entries marked", one.len());
+        assert!(one == marks_within(5, 2));
+    }
+
+    /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
+    /// in for the table (unmarked entries reading 7), no position within 6 moves, nor its
+    /// inverse or a conjugate, reads more than its distance, whichever symmetry its lookup
+    /// picked.
+    #[test]
+    fn marks_are_lower_bounds_within_6_moves() {
+        let sp = Sym48Space::get();
+        let marks = marks_within(6, 2);
+        assert!(marks.len() > 20_000, "{} entries marked", marks.len());
+        let read = |q: &Cube| *marks.get(&sp.index::<6>(q)).unwrap_or(&7);
+        let syms = symmetries();
+        let mut rng = Rng::new(68);
+        let mut at_distance = 0u64;
+        for (d, layer) in crate::testing::positions_within_6(69).iter().enumerate() {
+            for c in layer {
+                let s = rng.below(48) as usize;
+                for q in [*c, c.inverse(), syms.conj_cube(c, s)] {
+                    let v = read(&q);
+                    assert!(v as usize <= d, "{q:?} at {d} moves reads {v}");
+                    at_distance += (v as usize == d) as u64;
+                }
+            }
+        }
+        // The marks are not all trivially low: most positions read their distance.
+        assert!(at_distance > 100_000, "{at_distance}");
+    }
+}
