@@ -47,7 +47,7 @@ pub enum Pattern {
     /// 1,881,079,200 entries ([`super::sym48e4`]).
     Sym48E4,
     /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
-    /// 7,524,268,800 entries, exact to 10 moves ([`super::sym48e6`]).
+    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48e6`]).
     Sym48E6,
 }
 

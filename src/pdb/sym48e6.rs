@@ -307,8 +307,8 @@ mod tests {
     }
 
     /// The canonical key is the same for a position, its conjugates and its coset's cube, and
-    /// moves act on keys: the key of a move of any class member is the key of the move of the
-    /// key's cube, up to symmetry of the move.
+    /// moves act on keys: the keys of a position's 18 moves are those of the key's cube (a
+    /// conjugation maps the moves onto the moves), so the layers can be made from keys alone.
     #[test]
     fn h11_keys_are_class_functions() {
         let sp = Sym48Space::get();
@@ -325,6 +325,12 @@ mod tests {
             for m in Move::all().filter(|m| m.quarter_turns() == 2) {
                 assert_eq!(h11_key(sp, &m.cube().compose(&p)), k, "{m}");
             }
+            let children = |q: &Cube| {
+                let mut v: Vec<u64> = Move::all().map(|m| h11_key(sp, &q.apply(m))).collect();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(children(&p), children(&c));
         }
     }
 

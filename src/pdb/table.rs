@@ -468,6 +468,27 @@ mod tests {
         assert_eq!(t.bytes().len(), 3);
     }
 
+    /// A huge-page table starts unknown; `lower` only ever lowers an entry, leaving its
+    /// neighbour in the byte alone, and `fill_unknown` sets only the entries never lowered.
+    #[test]
+    fn lowering_and_filling() {
+        let t = NibbleTable::new_unknown_in_huge_pages(5).unwrap();
+        assert!((0..5).all(|i| t.load(i) == UNKNOWN));
+        t.lower(1, 9);
+        t.lower(1, 11);
+        t.lower(2, 4);
+        t.lower(2, 2);
+        assert_eq!(
+            (t.load(0), t.load(1), t.load(2), t.load(3)),
+            (UNKNOWN, 9, 2, UNKNOWN)
+        );
+        t.fill_unknown(12);
+        assert_eq!(
+            (0..5).map(|i| t.get(i)).collect::<Vec<_>>(),
+            [12, 9, 2, 12, 12]
+        );
+    }
+
     /// The 2-bit lines read every entry at most at its value: exactly in base+1..base+2, base+3
     /// for anything above, the line's least value for anything at most the base.
     #[test]
