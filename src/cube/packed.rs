@@ -74,11 +74,24 @@ pub fn next_layer_by(
     premoves: bool,
     key: impl Fn(&Cube) -> u128 + Sync,
 ) -> Vec<u128> {
+    next_layer_of(prev, cur, premoves, unpack, key)
+}
+
+/// [`next_layer_by`] for keys of any type: `cube(k)` is a position with key `k` (any member
+/// of what the key stands for), and equal keys must mean equally distant positions whose
+/// neighbours have the same keys (as for the coset classes of `pdb::sym48e6`).
+pub fn next_layer_of<T: Copy + Ord + Default + Send + Sync>(
+    prev: &[T],
+    cur: &[T],
+    premoves: bool,
+    cube: impl Fn(T) -> Cube + Sync,
+    key: impl Fn(&Cube) -> T + Sync,
+) -> Vec<T> {
     let per_key = if premoves { 2 } else { 1 } * Move::COUNT;
-    let mut next = vec![0u128; cur.len() * per_key];
+    let mut next = vec![T::default(); cur.len() * per_key];
     next.par_chunks_mut(per_key)
         .zip(cur.par_iter())
-        .for_each(|(out, &k)| neighbour_keys(&unpack(k), out, &key));
+        .for_each(|(out, &k)| neighbour_keys(&cube(k), out, &key));
     next.par_sort_unstable();
     next.dedup();
     remove_members(&mut next, cur, prev);

@@ -42,7 +42,7 @@ use crate::coord::coset::{
     N_CORNER_COSET_CLASSES, N_SEP_EO, N_SEP_FLIP6, N_SLICE_SEP, corner_coset_cube, sep_eo_bytes,
     sep_flip6_bytes, slice_sep_edges,
 };
-use crate::cube::packed::remove_members;
+use crate::cube::packed::next_layer_of;
 use crate::cube::{Cube, Move, allowed_after};
 use crate::pdb::sym48::Sym48Space;
 use crate::progress::Progress;
@@ -66,18 +66,28 @@ pub const CAP: u8 = EXACT_DEPTH + 1;
 /// resident: 5.5 GB.
 pub const BUILD_BYTES: u64 = bytes_for(ENTRIES) as u64 + ENTRIES / 4 + (3 << 30);
 
-/// The canonical key of `p`'s `H11` coset class: its corner class, and the least full-flip
-/// edge part of `S p S⁻¹` over the symmetries `S` that take `p`'s corner coset onto the
-/// representative's.
-#[inline]
-pub fn h11_key(sp: &Sym48Space, p: &Cube) -> u64 {
+/// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every
+/// symmetry `S` that takes `p`'s corner coset onto the class representative's (one, or the
+/// stabilizer's worth for a self-symmetric representative).
+#[inline(always)]
+fn for_each_conjugate(sp: &Sym48Space, p: &Cube, mut f: impl FnMut(usize, &[u8; 16])) {
     let (cls, s) = sp.class_sym(p);
     let conj = sp.conj_edges(s, p);
-    let mut best = sep_eo_bytes(conj.edge_bytes());
+    f(cls, conj.edge_bytes());
     for_each_other(sp.stabilizer(cls), |t| {
-        best = best.min(sep_eo_bytes(sp.conj_edges(t, &conj).edge_bytes()));
+        f(cls, sp.conj_edges(t, &conj).edge_bytes())
     });
-    cls as u64 * N_SEP_EO + best
+}
+
+/// The canonical key of `p`'s `H11` coset class: its corner class, and the least full-flip
+/// edge part over [`for_each_conjugate`].
+#[inline]
+pub fn h11_key(sp: &Sym48Space, p: &Cube) -> u64 {
+    let mut best = u64::MAX;
+    for_each_conjugate(sp, p, |cls, e| {
+        best = best.min(cls as u64 * N_SEP_EO + sep_eo_bytes(e));
+    });
+    best
 }
 
 /// Calls `f(t)` for every symmetry `t` of `stab` but the identity.
@@ -163,17 +173,11 @@ impl<'a, M: Marks> Stages<'a, M> {
     /// symmetry that takes its corner coset onto the representative's.
     #[inline(always)]
     fn add(&mut self, p: &Cube, d: u8) {
-        let sp = self.sp;
-        let (cls, s) = sp.class_sym(p);
-        let conj = sp.conj_edges(s, p);
-        let base = cls as u64 * N_SEP_FLIP6 as u64;
-        let i = base + sep_flip6_bytes(conj.edge_bytes()) as u64;
-        self.marks.prefetch(i);
-        self.pending.push((i, d));
-        for_each_other(sp.stabilizer(cls), |t| {
-            let j = base + sep_flip6_bytes(sp.conj_edges(t, &conj).edge_bytes()) as u64;
-            self.marks.prefetch(j);
-            self.pending.push((j, d));
+        let (marks, pending) = (self.marks, &mut self.pending);
+        for_each_conjugate(self.sp, p, |cls, e| {
+            let i = cls as u64 * N_SEP_FLIP6 as u64 + sep_flip6_bytes(e) as u64;
+            marks.prefetch(i);
+            pending.push((i, d));
         });
     }
 
@@ -200,23 +204,12 @@ impl<M: Marks> Drop for Stages<'_, M> {
 /// rayon pool makes them).
 pub fn for_each_h11_layer(depth: u8, mut on_layer: impl FnMut(u8, &[u64])) {
     let sp = Sym48Space::get();
+    let key = |c: &Cube| h11_key(sp, c);
     let mut prev: Vec<u64> = Vec::new();
-    let mut cur = vec![h11_key(sp, &Cube::SOLVED)];
+    let mut cur = vec![key(&Cube::SOLVED)];
     on_layer(0, &cur);
     for d in 1..=depth {
-        let mut next = vec![0u64; cur.len() * Move::COUNT];
-        next.par_chunks_mut(Move::COUNT)
-            .zip(cur.par_iter())
-            .for_each(|(out, &k)| {
-                let c = key_cube(k);
-                for (o, m) in out.iter_mut().zip(Move::all()) {
-                    *o = h11_key(sp, &c.apply(m));
-                }
-            });
-        next.par_sort_unstable();
-        next.dedup();
-        remove_members(&mut next, &cur, &prev);
-        next.shrink_to_fit();
+        let next = next_layer_of(&prev, &cur, false, key_cube, key);
         on_layer(d, &next);
         prev = std::mem::replace(&mut cur, next);
     }
@@ -238,11 +231,10 @@ pub fn mark_within(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
             );
         }
         // Chunks small enough that the progress of the last layer moves.
-        let chunks = layer.chunks(1 << 14).collect::<Vec<_>>();
         let done = std::sync::atomic::AtomicU64::new(0);
-        chunks.par_iter().for_each(|keys| {
+        layer.par_chunks(1 << 14).for_each(|keys| {
             let mut stages = Stages::new(marks);
-            for &k in *keys {
+            for &k in keys {
                 let c = key_cube(k);
                 stages.add(&c, d);
                 if d < listed {
