@@ -423,3 +423,83 @@ fn a_study_goes_on_with_another_table_set() {
     assert!(md.contains("| `korf6` | 1 | false | 5 |"), "{md}");
     assert!(md.contains("| `corners,edges6a` | 1 | false | 7 |"), "{md}");
 }
+
+/// `summarize --against`: a second run of the same positions is set beside the first. Equal
+/// lengths give a report saying so; a longer solution of one position (valid, not optimal) is
+/// refused naming the position, and so is a run of another study; nothing is written then.
+#[test]
+fn summarize_against_another_run() {
+    let dir = test_dir("against");
+    let reference = reference().to_str().unwrap();
+    let text = std::fs::read_to_string(reference).unwrap();
+    let again = dir.join("again.jsonl");
+    std::fs::write(&again, &text).unwrap();
+    let again = again.to_str().unwrap();
+    let against = |out: &str, other: &str| {
+        optcube_in(
+            &dir,
+            &[
+                "stats",
+                "summarize",
+                "--out-dir",
+                out,
+                "--name",
+                "s",
+                reference,
+                "--against",
+                other,
+            ],
+        )
+    };
+    let o = against("same", again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("same/s.md")).unwrap();
+    assert!(
+        md.contains(&format!("## Against `{again}` (12 positions)")),
+        "{md}"
+    );
+    assert!(
+        md.contains("**Their optimal lengths agree on all 12.**"),
+        "{md}"
+    );
+    assert!(md.contains("median 1.00"), "{md}");
+
+    let mut ls: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let length = ls[3]["length"].as_u64().unwrap();
+    ls[3]["solution"] = format!("{} U U'", ls[3]["solution"].as_str().unwrap()).into();
+    ls[3]["length"] = (length + 2).into();
+    let longer = dir.join("longer.jsonl");
+    let body: String = ls.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&longer, body).unwrap();
+    let o = against("differ", longer.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("differ from --against"), "{e}");
+    assert!(
+        e.contains(&format!(
+            "position 3: {length} moves here, {} there",
+            length + 2
+        )),
+        "{e}"
+    );
+    assert!(!dir.join("differ").exists(), "nothing written on refusal");
+
+    let other = dir.join("other.jsonl");
+    let o = optcube_in(
+        &dir,
+        &lengths_args(
+            Some("3"),
+            "2",
+            "11",
+            &["--pdb-dir", korf6_dir(), "--out", other.to_str().unwrap()],
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = against("foreign", other.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
+    assert!(!dir.join("foreign").exists(), "nothing written on refusal");
+}

@@ -2,10 +2,16 @@
 //! still being written) into `NAME-lengths.csv` (`length,count,fraction`) and `NAME.md`
 //! (command, study, length distribution with per-length time and node percentiles), and prints
 //! the table. Files of different studies and positions found twice are refused; missing
-//! positions are counted. [`print_summary`] is also the end of `optcube stats lengths`.
+//! positions are counted. With `--against`, the positions are set beside another run of the
+//! same study (e.g. with another table set): their lengths must agree position by position
+//! (else nothing is written and the differences are named), and the report gets the two runs'
+//! time and nodes on the common positions. [`print_summary`] is also the end of
+//! `optcube stats lengths`.
 
 use crate::cli::Failure;
-use optcube::stats::study::{Collection, Shard, cost_table, lengths_csv, lengths_table, read_file};
+use optcube::stats::study::{
+    Agreement, Collection, Shard, cost_table, lengths_csv, lengths_table, read_file,
+};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -19,27 +25,14 @@ pub struct SummarizeArgs {
     /// Base name of the outputs [default: lengths-seed{S}[-moves{L}]].
     #[arg(long)]
     name: Option<String>,
+    /// Another run of the same study (its files): the optimal lengths must agree position by
+    /// position, and the report compares the two runs' time and nodes.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    against: Vec<PathBuf>,
 }
 
 pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
-    let mut all = Collection::default();
-    let mut sources = Vec::new();
-    for f in &args.files {
-        let parsed = read_file(f)?;
-        if let Some(line) = parsed.partial_line {
-            eprintln!(
-                "summarize: {}:{line}: half-written last line ignored (is the study still running?)",
-                f.display()
-            );
-        }
-        all.add(f, &parsed, None)?;
-        sources.push(format!(
-            "`{}` ({} positions)",
-            f.display(),
-            parsed.records.len()
-        ));
-    }
-    all.verify_inputs()?;
+    let (all, sources) = collect(&args.files, Collection::default())?;
     let Some(study) = all.study().cloned() else {
         return Err(Failure(format!(
             "no finished positions in {}",
@@ -56,6 +49,17 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
             "--name {name:?}: must be a non-empty file name without '/'"
         )));
     }
+    let against = match args.against.as_slice() {
+        [] => None,
+        files => {
+            let (other, other_sources) = collect(files, Collection::of(study.clone()))?;
+            let agreement = all.agreement(&other);
+            refuse_differences(&agreement, files)?;
+            let sets = distinct(other.cost_by_setup().iter().map(|c| format!("`{}`", c.set)));
+            let there = format!("{} (table set {sets})", other_sources.join(", "));
+            Some(agreement.markdown("this run", &there))
+        }
+    };
     let missing = all.missing(all.count(), None);
     let summary = all.summary();
 
@@ -107,6 +111,10 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
         md += "\n";
         md += &optcube::stats::study::compare::comparison_md(&summary);
     }
+    if let Some(section) = against {
+        md += "\n";
+        md += &section;
+    }
     write(&md_path, &md)?;
 
     print_summary(&all, &missing, None);
@@ -116,6 +124,61 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
         md_path.display()
     );
     Ok(0)
+}
+
+/// Reads study files into `into` (checked record by record, inputs verified); also returns
+/// each file's name and record count for the report.
+fn collect(files: &[PathBuf], mut into: Collection) -> Result<(Collection, Vec<String>), Failure> {
+    let mut sources = Vec::new();
+    for f in files {
+        let parsed = read_file(f)?;
+        if let Some(line) = parsed.partial_line {
+            eprintln!(
+                "summarize: {}:{line}: half-written last line ignored (is the study still running?)",
+                f.display()
+            );
+        }
+        into.add(f, &parsed, None)?;
+        sources.push(format!(
+            "`{}` ({} positions)",
+            f.display(),
+            parsed.records.len()
+        ));
+    }
+    into.verify_inputs()?;
+    Ok((into, sources))
+}
+
+/// Refuses two runs whose optimal lengths differ anywhere, naming the positions: one of them
+/// is wrong, and a report of it would hide that.
+fn refuse_differences(agreement: &Agreement, against: &[PathBuf]) -> Result<(), Failure> {
+    if agreement.differing.is_empty() {
+        return Ok(());
+    }
+    const SHOWN: usize = 10;
+    let list: Vec<String> = agreement
+        .differing
+        .iter()
+        .take(SHOWN)
+        .map(|(i, a, b)| format!("position {i}: {a} moves here, {b} there"))
+        .collect();
+    let more = if agreement.differing.len() > SHOWN {
+        "; …"
+    } else {
+        ""
+    };
+    Err(Failure(format!(
+        "the optimal lengths differ from --against {} on {} of {} common positions ({}{more}); \
+         one of the runs is wrong",
+        against
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        agreement.differing.len(),
+        agreement.common,
+        list.join("; ")
+    )))
 }
 
 /// Prints the study's table and what is missing on stdout (`shard`: missing of that shard).

@@ -173,6 +173,118 @@ impl Collection {
         }
         b
     }
+
+    /// Sets this collection's records beside `other`'s, position by position (the positions
+    /// both hold). Both must be records of the same study; the caller checks that.
+    pub fn agreement(&self, other: &Collection) -> Agreement {
+        let mut a = Agreement::default();
+        for (index, (here, _)) in &self.by_index {
+            let Some((there, _)) = other.by_index.get(index) else {
+                continue;
+            };
+            a.common += 1;
+            if here.length != there.length {
+                a.differing.push((*index, here.length, there.length));
+            }
+            a.seconds.0 += here.seconds;
+            a.seconds.1 += there.seconds;
+            a.nodes.0 += here.nodes;
+            a.nodes.1 += there.nodes;
+            if here.seconds > 0.0 && there.seconds > 0.0 {
+                a.time_ratios.push(there.seconds / here.seconds);
+            }
+        }
+        a.time_ratios.sort_by(f64::total_cmp);
+        a
+    }
+}
+
+/// Two runs of one study's positions side by side ([`Collection::agreement`]): the optimal
+/// lengths must be equal position by position whatever the table sets, so any difference
+/// means one run's heuristic was not admissible (or its search incomplete).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Agreement {
+    /// Positions in both.
+    pub common: u64,
+    /// `(index, length here, length there)` of every position whose lengths differ.
+    pub differing: Vec<(u64, usize, usize)>,
+    /// Search seconds over the common positions: (here, there).
+    pub seconds: (f64, f64),
+    /// Nodes over the common positions: (here, there).
+    pub nodes: (u64, u64),
+    /// Per common position, its seconds there over its seconds here, ascending.
+    pub time_ratios: Vec<f64>,
+}
+
+impl Agreement {
+    /// The markdown section: how many positions, whether the lengths agree, and what each
+    /// run spent on them. `here` and `there` name the two runs.
+    pub fn markdown(&self, here: &str, there: &str) -> String {
+        let mut s = format!(
+            "## Against {there}\n\nThe same study's positions solved by both runs: {}. ",
+            self.common
+        );
+        if self.differing.is_empty() {
+            s += &format!(
+                "**Their optimal lengths agree on all {}.**\n\n",
+                self.common
+            );
+        } else {
+            s += &format!(
+                "**Lengths differ on {}** (index: here / there): {}.\n\n",
+                self.differing.len(),
+                self.differing
+                    .iter()
+                    .map(|(i, a, b)| format!("{i}: {a} / {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let (sa, sb) = self.seconds;
+        let (na, nb) = self.nodes;
+        s += "| run | seconds | nodes |\n|---|---:|---:|\n";
+        s += &format!("| {here} | {sa:.1} | {na} |\n| {there} | {sb:.1} | {nb} |\n\n");
+        if let Some(q) = self.time_ratio_quantiles() {
+            s += &format!(
+                "Seconds there over seconds here, in all {:.2}; per position: median {:.2}, \
+                 geometric mean {:.2}, min {:.2}, max {:.2}.\n",
+                sb / sa.max(f64::MIN_POSITIVE),
+                q.median,
+                q.geometric_mean,
+                q.min,
+                q.max
+            );
+        }
+        s
+    }
+
+    /// Median, geometric mean and extremes of the per-position time ratios.
+    pub fn time_ratio_quantiles(&self) -> Option<RatioSummary> {
+        let r = &self.time_ratios;
+        let (&min, &max) = (r.first()?, r.last()?);
+        let n = r.len();
+        let median = if n % 2 == 1 {
+            r[n / 2]
+        } else {
+            (r[n / 2 - 1] + r[n / 2]) / 2.0
+        };
+        let geometric_mean = (r.iter().map(|x| x.ln()).sum::<f64>() / n as f64).exp();
+        Some(RatioSummary {
+            median,
+            geometric_mean,
+            min,
+            max,
+        })
+    }
+}
+
+/// Summary of per-position time ratios ([`Agreement::time_ratio_quantiles`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatioSummary {
+    pub median: f64,
+    pub geometric_mean: f64,
+    pub min: f64,
+    pub max: f64,
 }
 
 /// The positions solved one way (table set, threads, dual) and what they took.

@@ -29,6 +29,8 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-pub use collection::{Collection, SetupCost, cost_table, lengths_csv, lengths_table};
+pub use collection::{
+    Agreement, Collection, RatioSummary, SetupCost, cost_table, lengths_csv, lengths_table,
+};
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};

@@ -295,3 +295,55 @@ fn a_study_may_change_its_table_set_and_costs_are_per_set() {
     );
     assert_eq!(table.lines().count(), 4);
 }
+
+/// Two runs of one study, set side by side: only the common positions count, a length that
+/// differs is named, and the time ratios are there over here.
+#[test]
+fn agreement_compares_the_common_positions() {
+    let collect = |records: &[Record]| {
+        let text: String = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect();
+        let mut c = Collection::of(study());
+        c.add(path(), &parse_lines(text.as_bytes(), path()).unwrap(), None)
+            .unwrap();
+        c
+    };
+    let here = collect(&[record(1), record(2), record(3)]);
+    let mut slower: Vec<Record> = [2, 3, 4].map(record).to_vec();
+    for r in &mut slower {
+        r.seconds *= 4.0;
+        r.nodes *= 2;
+    }
+    let there = collect(&slower);
+    let a = here.agreement(&there);
+    assert_eq!(a.common, 2);
+    assert!(a.differing.is_empty());
+    assert_eq!(a.nodes, (102 + 103, 2 * (102 + 103)));
+    assert!((a.seconds.1 - 4.0 * a.seconds.0).abs() < 1e-12);
+    let q = a.time_ratio_quantiles().unwrap();
+    assert!((q.median - 4.0).abs() < 1e-12 && (q.geometric_mean - 4.0).abs() < 1e-12);
+    let md = a.markdown("this run", "that run");
+    assert!(md.contains("agree on all 2."), "{md}");
+    assert!(
+        md.contains("in all 4.00; per position: median 4.00"),
+        "{md}"
+    );
+
+    // A longer solution of position 3 (still a solution, but not optimal) is a difference.
+    let mut long = record(3);
+    long.solution += " U U'";
+    long.length += 2;
+    let there = collect(&[record(2), long.clone()]);
+    let a = here.agreement(&there);
+    assert_eq!(a.differing, vec![(3, long.length - 2, long.length)]);
+    let md = a.markdown("this run", "that run");
+    assert!(md.contains("**Lengths differ on 1**"), "{md}");
+    assert_eq!(
+        Collection::of(study())
+            .agreement(&here)
+            .time_ratio_quantiles(),
+        None
+    );
+}
