@@ -455,7 +455,7 @@ fn summarize_against_another_run() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(dir.join("same/s.md")).unwrap();
     assert!(
-        md.contains(&format!("## Against `{again}` (12 positions)")),
+        md.contains(&format!("## Against `{again}` (table set `korf6`)")),
         "{md}"
     );
     assert!(

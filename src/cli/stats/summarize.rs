@@ -52,11 +52,12 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     let against = match args.against.as_slice() {
         [] => None,
         files => {
-            let (other, other_sources) = collect(files, Collection::of(study.clone()))?;
+            let (other, _) = collect(files, Collection::of(study.clone()))?;
             let agreement = all.agreement(&other);
             refuse_differences(&agreement, files)?;
             let sets = distinct(other.cost_by_setup().iter().map(|c| format!("`{}`", c.set)));
-            let there = format!("{} (table set {sets})", other_sources.join(", "));
+            let names = distinct(files.iter().map(|f| format!("`{}`", f.display())));
+            let there = format!("{names} (table set {sets})");
             Some(agreement.markdown("this run", &there))
         }
     };
