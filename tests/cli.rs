@@ -455,8 +455,8 @@ fn ctrl_c_during_a_table_build_ends_the_program() {
 }
 
 /// The coset set: `pdb build --set sym48` writes sym48e0 (info and verify list it), `solve`
-/// without `--set` takes it as the fastest set present and says so, and its answers are
-/// optimal (checked against brute-force distances).
+/// and `stats lengths` without `--set` take it as the fastest set present and say so, and its
+/// answers are optimal (checked against brute-force distances).
 #[test]
 fn sym48_set_builds_and_is_chosen_when_present() {
     let dir = test_dir("sym48");
@@ -500,6 +500,37 @@ fn sym48_set_builds_and_is_chosen_when_present() {
         );
         let solution = parse_moves(r["solution"].as_str().unwrap()).unwrap();
         assert!(cube.apply_seq(&solution).is_solved(), "{extra:?}");
+    }
+    let study = dir.join("study.jsonl");
+    let o = optcube(&[
+        "stats",
+        "lengths",
+        "--moves",
+        "7",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--pdb-dir",
+        d,
+        "--threads",
+        "1",
+        "--out",
+        study.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("set: sym48 ("), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&study).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["set"], "sym48", "{line}");
+        let cube = Cube::from_facelets(r["input"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            Some(r["length"].as_u64().unwrap() as u8),
+            ball().distance(&cube),
+            "{line}"
+        );
     }
 }
 

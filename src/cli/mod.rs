@@ -179,8 +179,7 @@ pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
     /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
     /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), or table names
-    /// separated by commas [default: korf;
-    /// solve: the fastest set whose tables are present, else korf]
+    /// separated by commas [default: the fastest set whose tables are all present, else korf]
     #[arg(long)]
     pub set: Option<String>,
     #[command(flatten)]
@@ -188,22 +187,29 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
-    /// `--set` as given, else `korf`.
-    pub fn set(&self) -> &str {
-        self.set.as_deref().unwrap_or("korf")
-    }
-
-    /// The names given to `--set`, trimmed (they name studies and output files).
+    /// The set's names, trimmed (they name studies and output files): `--set` as given, else
+    /// the fastest set whose tables are all in the table directory
+    /// ([`optcube::pdb::set::strongest_present`]; `korf` when none is), which is then said on
+    /// stderr.
     pub fn names(&self) -> Vec<String> {
-        self.set()
-            .split(',')
-            .map(|n| n.trim().to_string())
-            .collect()
+        let set = match &self.set {
+            Some(s) => s.clone(),
+            None => {
+                let dir = self.place.dir();
+                let set = optcube::pdb::set::strongest_present(&dir);
+                eprintln!(
+                    "set: {set} (the fastest set whose tables are in {}; --set to choose)",
+                    dir.display()
+                );
+                set.to_string()
+            }
+        };
+        set.split(',').map(|n| n.trim().to_string()).collect()
     }
 
-    /// The patterns of `--set` ([`optcube::pdb::set::resolve_names`]).
-    pub fn patterns(&self) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
-        Ok(optcube::pdb::set::resolve_names(&[self.set()])?)
+    /// The patterns of `names` (from [`TableArgs::names`]).
+    pub fn patterns(names: &[String]) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
+        Ok(optcube::pdb::set::resolve_names(names)?)
     }
 }
 

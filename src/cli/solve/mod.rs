@@ -151,17 +151,7 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.tables.place.dir();
-    let patterns = match &args.tables.set {
-        Some(_) => args.tables.patterns()?,
-        None => {
-            let set = optcube::pdb::set::strongest_present(&dir);
-            eprintln!(
-                "set: {set} (the fastest set whose tables are in {}; --set to choose)",
-                dir.display()
-            );
-            optcube::pdb::set::resolve_names(&[set])?
-        }
-    };
+    let patterns = TableArgs::patterns(&args.tables.names())?;
     let config = OptimalConfig {
         patterns,
         threads: args.tables.place.thread_count(),

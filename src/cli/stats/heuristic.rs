@@ -34,7 +34,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
         return Err(Failure("--samples must be at least 1".into()));
     }
     let names = args.tables.names();
-    let patterns = args.tables.patterns()?;
+    let patterns = TableArgs::patterns(&names)?;
     let dir = args.tables.place.dir();
     // The solver always probes a coset table's inverse too: so does its distribution.
     let dual = args.dual || patterns.iter().any(|p| p.coset_holds_half_turns());

@@ -42,7 +42,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     let names = args.tables.names();
-    let patterns = args.tables.patterns()?;
+    let patterns = TableArgs::patterns(&names)?;
     let set = names.join(",");
     let study = Study {
         seed: args.seed,
