@@ -1,5 +1,6 @@
 //! The records of one study gathered from its files ([`Collection`]): duplicates and foreign
-//! records refused, inputs verified, and the length distribution reported (CSV and Markdown).
+//! records refused, inputs verified, and the length distribution reported (CSV and Markdown);
+//! two runs of one study set side by side, position by position ([`Agreement`]).
 
 use super::{Parsed, Record, Shard, Study, StudyError};
 use crate::stats::BatchSummary;
