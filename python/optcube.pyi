@@ -65,8 +65,9 @@ class Solver:
     """The optimal solver (IDA* with pattern databases), its tables loaded once.
 
     Missing tables are built first (progress on stderr) and saved in pdb_dir
-    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf (default), korf6, huge, or table names
-    separated by commas.
+    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf, korf6, huge, sym48, sym48e4, sym48e6, or
+    table names separated by commas; by default the fastest set whose tables are all in
+    pdb_dir (sym48e6, sym48e4, huge, sym48), else korf, as the CLI's solve.
     """
 
     def __new__(

@@ -263,10 +263,11 @@ impl Solver {
         max_depth: u8,
         successors: bool,
     ) -> PyResult<Solver> {
-        let set = set.unwrap_or_else(|| "korf".to_string());
+        let dir = dir_or_default(pdb_dir);
+        // As the CLI: the fastest set whose tables are all present, else korf (built).
+        let set = set.unwrap_or_else(|| set::strongest_present(&dir).to_string());
         let patterns = resolve_names(&[&set]).map_err(set_error)?;
         let threads = thread_count(threads)?;
-        let dir = dir_or_default(pdb_dir);
         let config = OptimalConfig {
             patterns,
             threads,
