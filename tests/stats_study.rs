@@ -80,6 +80,23 @@ fn by_index(path: &Path) -> BTreeMap<u64, (String, u64)> {
     m
 }
 
+/// Another study than the reference's (2 random 3-move scrambles of the same seed), solved
+/// into `dir/other.jsonl`.
+fn other_study(dir: &Path) -> PathBuf {
+    let other = dir.join("other.jsonl");
+    let o = optcube_in(
+        dir,
+        &lengths_args(
+            Some("3"),
+            "2",
+            "11",
+            &["--pdb-dir", korf6_dir(), "--out", other.to_str().unwrap()],
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    other
+}
+
 /// The study solved in one uninterrupted run.
 fn reference() -> &'static Path {
     static REF: OnceLock<PathBuf> = OnceLock::new();
@@ -350,17 +367,7 @@ fn other_studies_and_repeated_positions_are_refused() {
         stderr(&o)
     );
     // summarize: a study of 3-move scrambles beside the 12-move one.
-    let other = dir.join("other.jsonl");
-    let o = optcube_in(
-        &dir,
-        &lengths_args(
-            Some("3"),
-            "2",
-            "11",
-            &["--pdb-dir", korf6_dir(), "--out", other.to_str().unwrap()],
-        ),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let other = other_study(&dir);
     let o = summarize(&dir, "o", &[reference, other.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
@@ -487,17 +494,7 @@ fn summarize_against_another_run() {
     );
     assert!(!dir.join("differ").exists(), "nothing written on refusal");
 
-    let other = dir.join("other.jsonl");
-    let o = optcube_in(
-        &dir,
-        &lengths_args(
-            Some("3"),
-            "2",
-            "11",
-            &["--pdb-dir", korf6_dir(), "--out", other.to_str().unwrap()],
-        ),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let other = other_study(&dir);
     let o = against("foreign", other.to_str().unwrap());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
