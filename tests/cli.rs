@@ -66,6 +66,50 @@ fn random_scrambles_are_reproducible_and_valid() {
     assert_ne!(stdout(&a), stdout(&c));
 }
 
+/// `scramble --subgroup`: coset-subgroup elements have every corner in its tetrad and
+/// twisted right and every edge in its slice; half-turn elements also have no edge flipped;
+/// both are valid, reproducible from the seed, and not all alike; a bad subgroup is refused.
+#[test]
+fn subgroup_scrambles_stay_in_their_subgroup() {
+    let tetrad = |p: u8| matches!(p, 0 | 2 | 5 | 7);
+    let slice = |p: u8| if p >= 8 { 0 } else { 2 - (p & 1) };
+    for (name, flips) in [("coset", true), ("half-turns", false)] {
+        let args = [
+            "scramble",
+            "--random",
+            "20",
+            "--seed",
+            "9",
+            "--subgroup",
+            name,
+        ];
+        let a = optcube(&args);
+        assert!(a.status.success(), "{}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&optcube(&args)));
+        let cubes: Vec<Cube> = stdout(&a)
+            .lines()
+            .map(|l| Cube::from_facelets(l).unwrap())
+            .collect();
+        assert_eq!(cubes.len(), 20);
+        let mut flipped = 0;
+        for c in &cubes {
+            for i in 0..8 {
+                assert!(tetrad(c.corner_perm(i)) == tetrad(i as u8) && c.corner_ori(i) == 0);
+            }
+            for i in 0..12 {
+                assert_eq!(slice(c.edge_perm(i)), slice(i as u8));
+                flipped += c.edge_ori(i) as usize;
+            }
+        }
+        assert_eq!(flipped > 0, flips, "{name}");
+        let distinct: std::collections::HashSet<_> = cubes.iter().collect();
+        assert!(distinct.len() > 15, "{name}: {} distinct", distinct.len());
+    }
+    let o = optcube(&["scramble", "--random", "1", "--subgroup", "corners"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("corners"), "{}", stderr(&o));
+}
+
 /// Positions of known optimal length (brute force, up to 10 moves) are solved by the CLI with
 /// the korf6 tables: length, validity and the JSON fields; 1 and 2 threads, `--sym` and the
 /// phase-1 table (built into the same directory on first use) agree.

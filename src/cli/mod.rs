@@ -48,7 +48,18 @@ enum Command {
         /// solved (the inverse of a two-phase solution, at most 20 moves).
         #[arg(long, value_enum, default_value = "facelets")]
         format: ScrambleFormat,
+        /// Draw from a subgroup instead of the whole cube: `coset` (corners in their tetrads
+        /// and twisted right, edges in their slices, any flips: where the 48-symmetry coset
+        /// tables read 0), `half-turns` (`<U2,D2,F2,B2,L2,R2>`, a 60-move random walk).
+        #[arg(long, value_enum)]
+        subgroup: Option<Subgroup>,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Subgroup {
+    Coset,
+    HalfTurns,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -82,7 +93,8 @@ pub fn run() -> i32 {
             random,
             seed,
             format,
-        } => scramble(random, seed, format),
+            subgroup,
+        } => scramble(random, seed, format, subgroup),
         Command::Pdb(cmd) => pdb::run(cmd),
         Command::Solve(args) => solve::run(args),
         Command::Stats(cmd) => stats::run(cmd),
@@ -96,7 +108,12 @@ pub fn run() -> i32 {
     }
 }
 
-fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Failure> {
+fn scramble(
+    n: u64,
+    seed: Option<u64>,
+    format: ScrambleFormat,
+    subgroup: Option<Subgroup>,
+) -> Result<i32, Failure> {
     let seed = seed.unwrap_or_else(|| {
         let s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -111,7 +128,11 @@ fn scramble(n: u64, seed: Option<u64>, format: ScrambleFormat) -> Result<i32, Fa
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..n {
         use std::io::Write;
-        let cube = Cube::random(&mut rng);
+        let cube = match subgroup {
+            None => Cube::random(&mut rng),
+            Some(Subgroup::Coset) => Cube::random_in_coset_subgroup(&mut rng),
+            Some(Subgroup::HalfTurns) => Cube::random_half_turn(&mut rng),
+        };
         match &twophase {
             None => writeln!(out, "{}", cube.to_facelets())?,
             Some(tp) => {

@@ -88,6 +88,55 @@ impl Cube {
         eo[11] = eo[..11].iter().sum::<u8>() % 2;
         Cube::from_parts(cp, co, ep, eo)
     }
+
+    /// A uniformly random element of the coset subgroup of the 48-symmetry tables: each corner
+    /// in its own tetrad ({URF, ULB, DLF, DRB}, {UFL, UBR, DFR, DBL}) and twisted right, each
+    /// edge in its own slice (E: FR FL BL BR; M: UF UB DF DB; S: UR UL DR DL), any flips with an
+    /// even sum, corner and edge permutations of equal parity. The positions where a coset
+    /// table reads 0: the benchmark of its blind spot.
+    pub fn random_in_coset_subgroup(rng: &mut Rng) -> Cube {
+        // Places of each orbit, in Kociemba's numbering; a piece stays among its orbit's places.
+        const TETRADS: [[usize; 4]; 2] = [[0, 2, 5, 7], [1, 3, 4, 6]];
+        const SLICES: [[usize; 4]; 3] = [[8, 9, 10, 11], [1, 3, 5, 7], [0, 2, 4, 6]];
+        let mut cp = [0u8; 8];
+        for t in TETRADS {
+            let mut pieces = t.map(|p| p as u8);
+            rng.shuffle(&mut pieces);
+            for (place, piece) in t.into_iter().zip(pieces) {
+                cp[place] = piece;
+            }
+        }
+        let mut ep = [0u8; 12];
+        for s in SLICES {
+            let mut pieces = s.map(|p| p as u8);
+            rng.shuffle(&mut pieces);
+            for (place, piece) in s.into_iter().zip(pieces) {
+                ep[place] = piece;
+            }
+        }
+        if parity(&cp) != parity(&ep) {
+            // Two places of the E slice: a bijection between the parities within the subgroup.
+            ep.swap(10, 11);
+        }
+        let mut eo = [0u8; 12];
+        for o in eo.iter_mut().take(11) {
+            *o = rng.below(2) as u8;
+        }
+        eo[11] = eo[..11].iter().sum::<u8>() % 2;
+        Cube::from_parts(cp, [0; 8], ep, eo)
+    }
+
+    /// A random element of the half-turn group `<U2,D2,F2,B2,L2,R2>` (663,552 positions): the
+    /// end of a 60-move random walk of half turns. Near uniform, not exactly: the benchmarks
+    /// that use it need varied deep elements of the group, not exact frequencies.
+    pub fn random_half_turn(rng: &mut Rng) -> Cube {
+        let mut c = Cube::SOLVED;
+        for _ in 0..60 {
+            let face = rng.below(6) as usize;
+            c = c.compose(Move::from_index(3 * face + 1).cube());
+        }
+        c
+    }
 }
 
 /// A random canonical move sequence of `len` moves (no face twice in a row, opposite faces in
@@ -152,6 +201,39 @@ mod tests {
         for n in tw {
             assert!((12_500..14_200).contains(&n), "{tw:?}");
         }
+    }
+
+    #[test]
+    fn subgroup_elements_are_valid_and_varied() {
+        let mut rng = Rng::new(11);
+        let tetrad = |p: u8| matches!(p, 0 | 2 | 5 | 7);
+        let slice = |p: u8| if p >= 8 { 0 } else { 2 - (p & 1) };
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let c = Cube::random_in_coset_subgroup(&mut rng);
+            assert_eq!(c.validate(), Ok(()));
+            for i in 0..8 {
+                assert_eq!(tetrad(c.corner_perm(i)), tetrad(i as u8));
+                assert_eq!(c.corner_ori(i), 0);
+            }
+            for i in 0..12 {
+                assert_eq!(slice(c.edge_perm(i)), slice(i as u8));
+            }
+            seen.insert(c);
+        }
+        assert!(seen.len() > 190, "{} distinct of 200", seen.len());
+        // Half-turn elements: valid, in the coset subgroup too, unflipped, and varied.
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let c = Cube::random_half_turn(&mut rng);
+            assert_eq!(c.validate(), Ok(()));
+            for i in 0..12 {
+                assert_eq!(slice(c.edge_perm(i)), slice(i as u8));
+                assert_eq!(c.edge_ori(i), 0);
+            }
+            seen.insert(c);
+        }
+        assert!(seen.len() > 190, "{} distinct of 200", seen.len());
     }
 
     #[test]
