@@ -101,6 +101,26 @@ pub fn sym48e0() -> &'static Heuristic {
     })
 }
 
+/// `sym48e0` (2-bit lines) with its fallbacks, copies of the `korf6` tables (corners, edges6a,
+/// edges6b): the form of a coset set as `solve` loads it.
+pub fn sym48e0_fallbacks() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        let (pattern, lines) = &sym48e0().tables()[0];
+        let copy = |t: &NibbleTable| NibbleTable::from_bytes(t.bytes().to_vec(), t.entries());
+        let mut tables = vec![(*pattern, copy_lines(lines))];
+        for p in crate::pdb::set::FALLBACKS {
+            tables.push((p, copy(korf6_table(p))));
+        }
+        Heuristic::new(tables)
+    })
+}
+
+/// A copy of a 2-bit-line table (its format kept).
+fn copy_lines(t: &NibbleTable) -> NibbleTable {
+    NibbleTable::in_huge_pages(t.bytes(), t.entries(), t.format()).expect("memory for a copy")
+}
+
 /// Positions within 6 moves of solved, with their distances, layer by layer: all 621,649 to
 /// depth 5, then a twentieth (chosen with `seed`) of the moves out of depth 5 that lead to no
 /// position seen before (positions at 6 moves or fewer, each standing at 6).

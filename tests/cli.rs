@@ -498,7 +498,7 @@ fn ctrl_c_during_a_table_build_ends_the_program() {
     assert!(!out.contains("solution"), "{out}");
 }
 
-/// The coset set: `pdb build --set sym48` writes sym48e0 (info and verify list it), `solve`
+/// The coset set: `pdb build --set sym48` writes sym48e0 and its fallbacks (info lists them), `solve`
 /// and `stats lengths` without `--set` take it as the fastest set present and say so, and its
 /// answers are optimal (checked against brute-force distances).
 #[test]
@@ -517,8 +517,16 @@ fn sym48_set_builds_and_is_chosen_when_present() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = optcube(&["pdb", "info", "--json", "--dir", d]);
-    let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
-    assert_eq!(row["name"], "sym48e0");
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The coset table and its fallbacks, each a valid file.
+    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["corners", "edges6a", "edges6b", "sym48e0"]);
+    assert!(rows.iter().all(|r| r["valid"] == true), "{rows:?}");
+    let row = rows.iter().find(|r| r["name"] == "sym48e0").unwrap();
     assert_eq!(row["entries"], 117_567_450u64);
     assert_eq!(row["valid"], true);
     assert_eq!(row["bits_per_entry"], 2, "{row}");

@@ -279,6 +279,7 @@ impl Solver {
             symmetric_units: true,
             node_order: true,
             split_depth: SearchOptions::default().split_depth,
+            fallback_slack: SearchOptions::default().fallback_slack,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())

@@ -199,8 +199,9 @@ impl TableDir {
 pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
     /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
-    /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), or table names
-    /// separated by commas [default: the fastest set whose tables are all present, else korf]
+    /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), each coset set
+    /// with its fallbacks (corners, edges6a, edges6b: 86 MB), or table names separated by
+    /// commas [default: the fastest set whose tables are all present, else korf]
     #[arg(long)]
     pub set: Option<String>,
     #[command(flatten)]

@@ -17,9 +17,9 @@ pub fn default_dir() -> PathBuf {
 
 /// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
 /// (corners and two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the
-/// 48-symmetry coset table, always probed on the inverse too), or one pattern's own name
-/// (`sym48e4`, the coset table with the E-slice edges' flips, and `sym48e6`, the table with two
-/// more edges' flips, are sets by those names).
+/// 48-symmetry coset table, always probed on the inverse too), `sym48e4` (the coset table with
+/// the E-slice edges' flips), `sym48e6` (with two more edges' flips), each coset set with its
+/// [`FALLBACKS`]; or one pattern's own name.
 pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     match name {
         "korf" => Some(vec![
@@ -30,9 +30,21 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
         ]),
         "korf6" => Some(vec![Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]),
         "huge" => Some(vec![Pattern::Phase1Sorted, Pattern::Corners]),
-        "sym48" => Some(vec![Pattern::Sym48E0]),
+        // A coset table with its fallbacks (`search::heuristic` module docs).
+        "sym48" => Some(with_fallbacks(Pattern::Sym48E0)),
+        "sym48e4" => Some(with_fallbacks(Pattern::Sym48E4)),
+        "sym48e6" => Some(with_fallbacks(Pattern::Sym48E6)),
         other => Pattern::from_name(other).map(|p| vec![p]),
     }
+}
+
+/// The tables a coset set reads besides its coset table, where that table reads about 0 (in
+/// and near its subgroup): the corner table and two 6-edge tables, 86 MB in all.
+pub const FALLBACKS: [Pattern; 3] = [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B];
+
+/// A coset table and its [`FALLBACKS`].
+fn with_fallbacks(coset: Pattern) -> Vec<Pattern> {
+    std::iter::once(coset).chain(FALLBACKS).collect()
 }
 
 /// The patterns of set or table names, in order and without repeats; each name may itself be
@@ -66,16 +78,22 @@ pub fn set_names() -> String {
 /// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 1.5 s
 /// with `sym48e4` (a 478 MB table), 2.5 s with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB
 /// table, 39 MB resident) and 39 s with `korf` (784 MB). `sym48e6` (1.9 GB) generates about a
-/// quarter of `sym48e4`'s nodes (README, "The `sym48e6` table").
+/// quarter of `sym48e4`'s nodes (README, "The `sym48e6` table"). With their fallbacks the
+/// coset sets are also faster than `korf` in and near their subgroup
+/// (`results/solve-bench-structured.md`), so a coset set present always goes first.
 pub const SOLVE_PREFERENCE: [&str; 5] = ["sym48e6", "sym48e4", "huge", "sym48", "korf"];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
 /// checked: loading checks them), or `korf` when none is.
 pub fn strongest_present(dir: &Path) -> &'static str {
+    // A coset set counts as present with its coset table alone: its fallbacks take seconds
+    // to build, and loading builds what is missing.
     let present = |set: &str| {
-        resolve_set(set)
-            .expect("a known set")
+        let patterns = resolve_set(set).expect("a known set");
+        let coset = patterns[0].coset_holds_half_turns();
+        patterns
             .iter()
+            .filter(|p| !(coset && FALLBACKS.contains(p)))
             .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
     };
     SOLVE_PREFERENCE

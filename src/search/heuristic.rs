@@ -6,6 +6,21 @@
 //! in an abstraction of the cube, hence a lower bound on the true distance: the maximum is
 //! admissible. With `dual`, the inverse position's values count too (the inverse position has the
 //! same distance from solved), a free extra lower bound when the search tracks both.
+//!
+//! **Fallbacks.** A coset table (`sym48*`) is the distance to a subgroup: on positions in or
+//! near that subgroup (symmetric positions, patterns, the superflip) it reads about 0 and the
+//! search goes blind. When the first table is a coset table, the lookups of every other table
+//! in the set are *fallbacks*: the corner table and two 6-edge tables, strong exactly where
+//! the coset table is weak (an element of the subgroup may still have its corners or edges far
+//! from solved). The search reads a fallback only for a child the coset value did not prune
+//! and whose coset value leaves some slack below the budget (at least
+//! [`crate::search::SearchOptions::fallback_slack`]), and only while the budget is below the
+//! fallback table's largest value (else it cannot prune); on the position and, with
+//! [`crate::search::SearchOptions::fallback_dual`], its inverse. Each value read is an exact distance in an abstraction of the cube, so any
+//! subset of them, read for any subset of the nodes, still gives a maximum of lower bounds:
+//! the heuristic stays admissible whatever the search decides to read. (H48 reads a small
+//! edges-only table on a 0 read for the same reason, nissy-core `doc/h48.md`, "Fallback
+//! tables".)
 
 use crate::cube::Cube;
 use crate::pdb::successors::CornerSuccessors;
@@ -23,6 +38,11 @@ pub struct Lookup {
     pub table: usize,
     /// `(S, S⁻¹)` for a conjugated lookup.
     pub conj: Option<(Cube, Cube)>,
+    /// A fallback of the coset table read first (module docs): read only for the children
+    /// the search picks.
+    pub fallback: bool,
+    /// The table's largest value: a budget at or above it cannot be exceeded by this lookup.
+    pub max: u8,
 }
 
 impl Lookup {
@@ -40,6 +60,8 @@ impl Lookup {
 /// A set of loaded tables used as one heuristic.
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
+    /// Each table's largest value where it is a fallback, else 15.
+    max: Vec<u8>,
     lookups: Vec<Lookup>,
     /// Derived from the corner table on request ([`Heuristic::derive_corner_successors`]).
     corner_successors: Option<CornerSuccessors>,
@@ -53,8 +75,28 @@ impl Heuristic {
             .into_iter()
             .map(|(p, t)| (sampled_mean(&t), (p, t)))
             .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // A coset table goes first whatever its mean: the others are its fallbacks.
+        scored.sort_by(|a, b| {
+            let coset = |x: &(f64, (Pattern, NibbleTable))| x.1.0.coset_holds_half_turns();
+            coset(b).cmp(&coset(a)).then(b.0.total_cmp(&a.0))
+        });
         let tables: Vec<_> = scored.into_iter().map(|(_, t)| t).collect();
+        let first_is_coset = tables
+            .first()
+            .is_some_and(|(p, _)| p.coset_holds_half_turns());
+        // The largest value of each fallback table (a scan of a few tens of MB).
+        let max: Vec<u8> = tables
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| {
+                // (Only nibble tables are scanned: another format keeps 15, no limit.)
+                if first_is_coset && i > 0 && t.format() == crate::pdb::Format::Nibbles {
+                    t.histogram().iter().rposition(|&n| n > 0).unwrap_or(0) as u8
+                } else {
+                    15
+                }
+            })
+            .collect();
         for (p, _) in &tables {
             // Build the coordinate tables now, not during the first search.
             match p {
@@ -69,6 +111,7 @@ impl Heuristic {
         }
         let mut h = Heuristic {
             tables,
+            max,
             lookups: Vec::new(),
             corner_successors: None,
         };
@@ -83,8 +126,19 @@ impl Heuristic {
     pub fn set_symmetric(&mut self, on: bool) {
         let turns = crate::coord::symmetry::diagonal_turns();
         self.lookups.clear();
+        let first_is_coset = self
+            .tables
+            .first()
+            .is_some_and(|(p, _)| p.coset_holds_half_turns());
         for (table, (pat, _)) in self.tables.iter().enumerate() {
-            self.lookups.push(Lookup { table, conj: None });
+            let fallback = first_is_coset && table > 0;
+            let max = self.max[table];
+            self.lookups.push(Lookup {
+                table,
+                conj: None,
+                fallback,
+                max,
+            });
             let turned = match pat {
                 Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B => on,
                 Pattern::Phase1 | Pattern::Phase1Sorted => true,
@@ -101,6 +155,8 @@ impl Heuristic {
                     self.lookups.push(Lookup {
                         table,
                         conj: Some(t),
+                        fallback,
+                        max,
                     });
                 }
             }
@@ -111,7 +167,12 @@ impl Heuristic {
     /// not been derived yet (about 350 MB, a few seconds; progress per `mode`). The search
     /// then reads all children's corner values of a node at once ([`crate::pdb::successors`]).
     pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> std::io::Result<()> {
-        let Some((_, corners)) = self.tables.iter().find(|(p, _)| *p == Pattern::Corners) else {
+        // A fallback corner lookup ranks its children's cubes (it reads few of them): the
+        // successor table would be memory for nothing.
+        let Some((_, corners)) = (self.lookups.iter())
+            .find(|l| !l.fallback && self.tables[l.table].0 == Pattern::Corners)
+            .map(|l| &self.tables[l.table])
+        else {
             return Ok(());
         };
         if self.corner_successors.is_none() {

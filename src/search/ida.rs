@@ -33,7 +33,14 @@
 //! the order the canonical rule forbids, so after the last move of a unit that stands for
 //! dropped ones the search allows every other face ([`Unit::any_first_order`]); the same face
 //! cannot begin it, or `K·N'` would shorten to a solution below the bound, which the previous
-//! iteration rules out. Units that stand for none keep the canonical rule.
+//! iteration rules out. Units that stand for none keep the canonical rule. This holds for every
+//! table set: the stabilizer is the position's, not the heuristic's.
+//!
+//! Symmetry times inversion (`S P S⁻¹ = P⁻¹`, e.g. the superflip, or a position equal to its
+//! own inverse) is not used to drop units: it maps a solution `m₁ … mₙ` to `S mₙ⁻¹ S⁻¹ … S m₁⁻¹
+//! S⁻¹`, whose first moves come from the *last* moves of the original, so it relates the
+//! solutions of different units but not the trees of two units. A complete iteration must still
+//! search every unit's tree, and the last one ends at its first solution anyway.
 //!
 //! Unit order ([`SearchOptions::node_order`]): after the first iteration, the units are searched
 //! in decreasing order of the nodes their subtrees took in the previous iteration (H48 does the

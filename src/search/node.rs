@@ -191,6 +191,9 @@ pub(super) struct Expansion {
     pub(super) idx_dual: [u64; BATCH],
     /// Children not pruned yet (bit `k` = slot `k`), and their values so far.
     pub(super) alive: u32,
+    /// The children the current lookup reads: the living ones, or for a fallback lookup
+    /// those it picks ([`super::SearchOptions::fallback_slack`]).
+    pub(super) reading: u32,
     /// The inverse side's value of the first lookup for each child, as read with the inverse
     /// entries (in the second round of a split lookup); and the node's own, as its parent
     /// read it (15: unknown). A coset table's entry is unchanged by a half turn (the `worker`

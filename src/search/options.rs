@@ -71,6 +71,13 @@ pub struct SearchOptions {
     /// keeps the node's own, and `m`, `m⁻¹` share one), the position's one a child (see the
     /// `worker` module docs). Same values for the survivors, same nodes; off, to measure it.
     pub inverse_first: bool,
+    /// Read a coset table's fallback lookups (see the `heuristic` module docs) for a child
+    /// only when its coset value is at least this much below the children's budget: a
+    /// child with little slack has a small subtree that the coset table prunes anyway.
+    pub fallback_slack: u8,
+    /// Read the fallback lookups on the inverse position too (when the search reads the
+    /// inverse at all): twice the fallback entries, more pruning near the subgroup.
+    pub fallback_dual: bool,
 }
 
 impl Default for SearchOptions {
@@ -90,6 +97,8 @@ impl Default for SearchOptions {
             split_dual: true,
             half_turn_cuts: true,
             inverse_first: true,
+            fallback_slack: 0,
+            fallback_dual: true,
         }
     }
 }

@@ -571,3 +571,104 @@ fn symmetric_positions_search_one_unit_per_orbit() {
     }
     assert!(fewer >= 4, "the filter cut nodes on only {fewer} runs");
 }
+
+/// A coset set's fallbacks (`sym48e0` with corners, edges6a, edges6b) never overestimate: every
+/// position within 6 moves, read on the position and its inverse; and they raise the value of
+/// positions in the coset subgroup, where the coset table reads 0.
+#[test]
+fn fallbacks_are_admissible_up_to_depth_6() {
+    let h = crate::testing::sym48e0_fallbacks();
+    assert_eq!(
+        h.tables()[0].0,
+        Pattern::Sym48E0,
+        "the coset table is read first"
+    );
+    assert!(h.lookups()[1..].iter().all(|l| l.fallback));
+    let coset = crate::testing::sym48e0();
+    let mut layers: Vec<Vec<Cube>> = Vec::new();
+    let mut seen = std::collections::HashSet::from([Cube::SOLVED]);
+    layers.push(vec![Cube::SOLVED]);
+    for d in 1..=6u8 {
+        let mut next = Vec::new();
+        for c in &layers[d as usize - 1] {
+            for m in Move::all() {
+                let n = c.apply(m);
+                // The last layer is not kept: each new position is checked and dropped.
+                let new = if d < 6 {
+                    seen.insert(n)
+                } else {
+                    !seen.contains(&n)
+                };
+                if !new {
+                    continue;
+                }
+                let q = n.inverse();
+                assert!(h.value(&n, &q, true) <= d, "{n:?} at {d}");
+                assert!(h.value(&q, &n, true) <= d, "inverse of {n:?} at {d}");
+                if d < 6 {
+                    next.push(n);
+                }
+            }
+        }
+        if d < 6 {
+            layers.push(next);
+        }
+    }
+    // In the subgroup (half turns only) the coset table reads 0, the fallbacks more.
+    let mut rng = Rng::new(38);
+    for _ in 0..20 {
+        let c = Cube::random_half_turn(&mut rng);
+        if c.is_solved() {
+            continue;
+        }
+        let q = c.inverse();
+        assert_eq!(coset.value(&c, &q, true), 0);
+        assert!(h.value(&c, &q, true) >= 3, "{c:?}");
+    }
+}
+
+/// Positions of the coset subgroup within 10 moves (elements of the half-turn group, and
+/// patterns): the coset set with its fallbacks finds the lengths of `korf6` (itself checked
+/// against brute force elsewhere), and the fallbacks are read: without them (a slack no child
+/// has) the same searches generate many times the nodes.
+#[test]
+fn fallbacks_serve_the_coset_subgroup() {
+    let h = crate::testing::sym48e0_fallbacks();
+    let ball = ball5();
+    let mut rng = Rng::new(3838);
+    let mut positions: Vec<Cube> = (0..10).map(|_| Cube::random_half_turn(&mut rng)).collect();
+    positions.push(Cube::from_moves(&parse_moves("U2 D2 F2 B2 L2 R2").unwrap()));
+    positions.push(Cube::from_moves(
+        &parse_moves("F2 B2 U D' R2 L2 U D'").unwrap(),
+    ));
+    let with = SearchOptions {
+        threads: 2,
+        dual: true,
+        ..SearchOptions::default()
+    };
+    let without = SearchOptions {
+        fallback_slack: 255,
+        ..with.clone()
+    };
+    let (mut nodes_with, mut nodes_without) = (0, 0);
+    let mut checked = 0;
+    for c in positions {
+        let Some(d) = ball.distance(&c) else {
+            continue; // beyond 10 moves
+        };
+        checked += 1;
+        let (s, it) = solve_checked(h, &c, &with);
+        assert_eq!(s.len() as u8, d, "{c:?}");
+        let (k, _) = solve_checked(korf6(), &c, &with);
+        assert_eq!(k.len(), s.len(), "{c:?}");
+        let (s2, it2) = solve_checked(h, &c, &without);
+        assert_eq!(s2.len(), s.len());
+        nodes_with += it.iter().map(|i| i.1).sum::<u64>();
+        nodes_without += it2.iter().map(|i| i.1).sum::<u64>();
+    }
+    assert!(checked >= 6, "only {checked} positions within 10 moves");
+    assert!(
+        nodes_with * 5 < nodes_without,
+        "fallbacks read: {nodes_with} nodes, not read: {nodes_without}"
+    );
+}

@@ -142,6 +142,7 @@ impl Lane {
                 idx: [0; BATCH],
                 idx_dual: [0; BATCH],
                 alive: 0,
+                reading: 0,
                 inv: [15; BATCH],
                 inv_node: 15,
                 h: [0; BATCH],
@@ -205,6 +206,11 @@ pub(super) struct Worker<'a> {
     /// search reads it ([`SearchOptions::corner_successors`]). That lookup is never skipped,
     /// so every node's corner value is known exactly.
     successors: Option<(&'a CornerSuccessors, usize)>,
+    /// Fallback lookups are read for a child only when its value so far is at least this much
+    /// below the budget ([`SearchOptions::fallback_slack`]).
+    fallback_slack: u8,
+    /// Fallback lookups read the inverse position too ([`SearchOptions::fallback_dual`]).
+    fallback_dual: bool,
     pub(super) nodes: u64,
     pub(super) min_exceeded: u8,
 }
@@ -231,6 +237,7 @@ impl<'a> Worker<'a> {
             .enumerate()
             .filter(|&(i, l)| {
                 opts.skip_lookups
+                    && !l.fallback
                     && (!dual || h.table(l).0.is_self_dual())
                     && successors.is_none_or(|(_, corner)| i != corner)
             })
@@ -267,6 +274,8 @@ impl<'a> Worker<'a> {
                     .first()
                     .is_some_and(|l| l.conj.is_none() && h.table(l).0.coset_holds_half_turns()),
             successors,
+            fallback_slack: opts.fallback_slack,
+            fallback_dual: opts.fallback_dual,
             nodes: 0,
             min_exceeded: u8::MAX,
         }
@@ -465,16 +474,38 @@ impl<'a> Worker<'a> {
     fn prepare(&mut self, e: &mut Expansion) -> bool {
         let lookups = self.h.lookups();
         let budget = self.bound - e.g - 1;
-        while e.lookup < lookups.len() && self.skippable & (1 << e.lookup) != 0 {
-            let ub = e.bounds.get(e.lookup);
-            if ub == 15 || ub + 1 > budget {
+        loop {
+            while e.lookup < lookups.len() && self.skippable & (1 << e.lookup) != 0 {
+                let ub = e.bounds.get(e.lookup);
+                if ub == 15 || ub + 1 > budget {
+                    break;
+                }
+                e.skipped |= ((ub + 1).min(15) as u32) << (4 * e.lookup);
+                e.lookup += 1;
+            }
+            if e.lookup == lookups.len() {
+                return false;
+            }
+            let l = &lookups[e.lookup];
+            if !l.fallback {
+                e.reading = e.alive;
                 break;
             }
-            e.skipped |= ((ub + 1).min(15) as u32) << (4 * e.lookup);
+            // A fallback (the `heuristic` module docs): only for the children whose value so
+            // far (the coset table's) leaves the slack, and only if it can exceed the budget.
+            // Its bound stays unknown for the children (it is never skipped).
+            if e.lookup < TRACKED {
+                e.skipped |= 15 << (4 * e.lookup);
+            }
+            e.reading = if budget < l.max {
+                slack_set(&e.h, e.alive, budget, self.fallback_slack)
+            } else {
+                0
+            };
+            if e.reading != 0 {
+                break;
+            }
             e.lookup += 1;
-        }
-        if e.lookup == lookups.len() {
-            return false;
         }
         e.pending = true;
         let l = &lookups[e.lookup];
@@ -495,6 +526,7 @@ impl<'a> Worker<'a> {
                 e.pending = false;
                 return false;
             }
+            e.reading &= e.alive;
         }
         if reads_corner_coordinates(pat, l) {
             if let Some((successors, _)) = self.successors {
@@ -515,11 +547,12 @@ impl<'a> Worker<'a> {
             }
             return true;
         }
-        // Self-dual tables read the same entry for the inverse position.
-        let dual = self.dual && !pat.is_self_dual();
+        // Self-dual tables read the same entry for the inverse position; fallbacks read the
+        // inverse only with `fallback_dual`, both sides in one round.
+        let dual = self.dual && !pat.is_self_dual() && (!l.fallback || self.fallback_dual);
         // Which side this round reads: both at once, or one per round of a split lookup (the
         // position's first, or the inverse's with `inverse_first`).
-        let split = dual && self.split_dual;
+        let split = dual && self.split_dual && !l.fallback;
         let inverse_first = self.inverse_first(pat, l);
         let own_now = !split || e.second_half == inverse_first;
         let dual_now = dual && (!split || e.second_half != inverse_first);
@@ -536,13 +569,13 @@ impl<'a> Worker<'a> {
             (0, 0)
         };
         let rest = if dual_now {
-            e.alive & !half & !(pairs << 2)
+            e.reading & !half & !(pairs << 2)
         } else {
             0
         };
         // The cubes this round ranks: the pattern's own for the living children, the other
         // side's for `rest`.
-        let own_set = if own_now { e.alive } else { 0 };
+        let own_set = if own_now { e.reading } else { 0 };
         if pat.reads_position() {
             e.compose(own_set, rest);
         } else {
@@ -552,7 +585,7 @@ impl<'a> Worker<'a> {
         let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         if own_now {
             let idx = &mut e.idx;
-            pat.for_each_index(turn(l, own, e.alive, &mut e.turned), e.alive, |k, i| {
+            pat.for_each_index(turn(l, own, e.reading, &mut e.turned), e.reading, |k, i| {
                 idx[k] = i;
                 table.prefetch(i);
             });
@@ -598,7 +631,9 @@ impl<'a> Worker<'a> {
         let budget = self.bound - e.g - 1;
         // The values of untracked lookups go to the scratch row.
         let vals = &mut e.vals[e.lookup.min(TRACKED)];
-        e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
+        if !l.fallback {
+            e.read |= (1 << e.lookup) & ((1 << TRACKED) - 1);
+        }
         // The inverse's values of the first lookup are kept for the half-turn cuts.
         let mut scratch = [0; BATCH];
         let inv = if e.lookup == 0 {
@@ -615,6 +650,19 @@ impl<'a> Worker<'a> {
                 // All slots, as in `prepare` (dead ones read entry 0).
                 for k in 0..N_MOVES {
                     vals[k] = table.get(e.corner_idx[k]);
+                }
+            }
+        } else if l.fallback {
+            // Children not picked for the fallback read nothing (value 0: no raise).
+            for k in Members(e.alive & !e.reading) {
+                vals[k] = 0;
+            }
+            for k in Members(e.reading) {
+                vals[k] = table.get(e.idx[k]);
+            }
+            if self.fallback_dual && self.dual && !pat.is_self_dual() {
+                for k in Members(e.reading) {
+                    vals[k] = vals[k].max(table.get(e.idx_dual[k]));
                 }
             }
         } else if self.dual && !pat.is_self_dual() && self.split_dual {
@@ -682,6 +730,16 @@ fn solution(prefix: &[Move], path: &[(Move, bool)]) -> Vec<Move> {
     moves
 }
 
+/// The children of `alive` whose value so far leaves at least `slack` below `budget`: those
+/// a fallback lookup reads.
+#[inline(always)]
+fn slack_set(h: &[u8; BATCH], alive: u32, budget: u8, slack: u8) -> u32 {
+    let Some(limit) = budget.checked_sub(slack) else {
+        return 0;
+    };
+    Members(alive).fold(0, |s, k| s | ((h[k] <= limit) as u32) << k)
+}
+
 /// All 18 moves as a move set.
 const ALL_MOVES: u32 = (1 << 18) - 1;
 
@@ -707,7 +765,7 @@ pub(super) fn has_x86_64_v3() -> bool {
 /// rather than by ranking a cube?
 #[inline(always)]
 pub(super) fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
-    *pat == Pattern::Corners && l.conj.is_none()
+    *pat == Pattern::Corners && l.conj.is_none() && !l.fallback
 }
 
 /// The cubes lookup `l` indexes for the children in bit set `alive`: `cubes` itself, or the

@@ -41,6 +41,9 @@ pub struct OptimalConfig {
     pub node_order: bool,
     /// Depth of the work units' roots ([`SearchOptions::split_depth`]).
     pub split_depth: u8,
+    /// Slack a coset value must leave for the fallbacks to be read
+    /// ([`SearchOptions::fallback_slack`]).
+    pub fallback_slack: u8,
 }
 
 impl OptimalConfig {
@@ -56,6 +59,7 @@ impl OptimalConfig {
             symmetric_units: self.symmetric_units,
             node_order: self.node_order,
             split_depth: self.split_depth,
+            fallback_slack: self.fallback_slack,
             ..SearchOptions::default()
         }
     }

@@ -78,6 +78,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "D", default_value_t = SearchOptions::default().split_depth,
           value_parser = clap::value_parser!(u8).range(0..=6))]
     split_depth: u8,
+    /// Optimal solver with a coset set (`sym48*`): read the fallback tables (corners, edges6a,
+    /// edges6b) for a node only when its coset value is at least N below its budget. The same
+    /// results; 0 reads them for every node the coset table leaves, a large N never.
+    #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]
+    fallback_slack: u8,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -163,6 +168,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         symmetric_units: !args.no_symmetric_units,
         node_order: !args.no_node_order,
         split_depth: args.split_depth,
+        fallback_slack: args.fallback_slack,
     };
     let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;

@@ -108,6 +108,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 symmetric_units: true,
                 node_order: true,
                 split_depth: SearchOptions::default().split_depth,
+                fallback_slack: SearchOptions::default().fallback_slack,
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
