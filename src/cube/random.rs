@@ -56,6 +56,18 @@ impl Rng {
         }
     }
 
+    /// Fills `perm` so that each orbit's places hold that orbit's pieces (piece numbers are
+    /// place numbers) in a uniformly random order.
+    fn shuffle_within(&mut self, orbits: &[[usize; 4]], perm: &mut [u8]) {
+        for orbit in orbits {
+            let mut pieces = orbit.map(|p| p as u8);
+            self.shuffle(&mut pieces);
+            for (&place, piece) in orbit.iter().zip(pieces) {
+                perm[place] = piece;
+            }
+        }
+    }
+
     fn shuffle(&mut self, v: &mut [u8]) {
         for i in (1..v.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;
@@ -99,21 +111,9 @@ impl Cube {
         const TETRADS: [[usize; 4]; 2] = [[0, 2, 5, 7], [1, 3, 4, 6]];
         const SLICES: [[usize; 4]; 3] = [[8, 9, 10, 11], [1, 3, 5, 7], [0, 2, 4, 6]];
         let mut cp = [0u8; 8];
-        for t in TETRADS {
-            let mut pieces = t.map(|p| p as u8);
-            rng.shuffle(&mut pieces);
-            for (place, piece) in t.into_iter().zip(pieces) {
-                cp[place] = piece;
-            }
-        }
         let mut ep = [0u8; 12];
-        for s in SLICES {
-            let mut pieces = s.map(|p| p as u8);
-            rng.shuffle(&mut pieces);
-            for (place, piece) in s.into_iter().zip(pieces) {
-                ep[place] = piece;
-            }
-        }
+        rng.shuffle_within(&TETRADS, &mut cp);
+        rng.shuffle_within(&SLICES, &mut ep);
         if parity(&cp) != parity(&ep) {
             // Two places of the E slice: a bijection between the parities within the subgroup.
             ep.swap(10, 11);
@@ -205,35 +205,37 @@ mod tests {
 
     #[test]
     fn subgroup_elements_are_valid_and_varied() {
-        let mut rng = Rng::new(11);
+        // (The cube model sits below `coord`, which has these as `coset::edge_slice`.)
         let tetrad = |p: u8| matches!(p, 0 | 2 | 5 | 7);
-        let slice = |p: u8| if p >= 8 { 0 } else { 2 - (p & 1) };
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..200 {
-            let c = Cube::random_in_coset_subgroup(&mut rng);
+        let edge_slice = |p: u8| if p >= 8 { 0 } else { 2 - (p & 1) };
+        // In the coset subgroup (and, for half-turn elements, with no edge flipped).
+        let check = |c: &Cube, unflipped: bool| {
             assert_eq!(c.validate(), Ok(()));
             for i in 0..8 {
-                assert_eq!(tetrad(c.corner_perm(i)), tetrad(i as u8));
-                assert_eq!(c.corner_ori(i), 0);
+                assert_eq!(tetrad(c.corner_perm(i)), tetrad(i as u8), "{c:?}");
+                assert_eq!(c.corner_ori(i), 0, "{c:?}");
             }
             for i in 0..12 {
-                assert_eq!(slice(c.edge_perm(i)), slice(i as u8));
+                assert_eq!(edge_slice(c.edge_perm(i)), edge_slice(i as u8), "{c:?}");
+                assert!(!unflipped || c.edge_ori(i) == 0, "{c:?}");
             }
-            seen.insert(c);
-        }
-        assert!(seen.len() > 190, "{} distinct of 200", seen.len());
-        // Half-turn elements: valid, in the coset subgroup too, unflipped, and varied.
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..200 {
-            let c = Cube::random_half_turn(&mut rng);
-            assert_eq!(c.validate(), Ok(()));
-            for i in 0..12 {
-                assert_eq!(slice(c.edge_perm(i)), slice(i as u8));
-                assert_eq!(c.edge_ori(i), 0);
+        };
+        let mut rng = Rng::new(11);
+        for (make, unflipped) in [
+            (
+                Cube::random_in_coset_subgroup as fn(&mut Rng) -> Cube,
+                false,
+            ),
+            (Cube::random_half_turn, true),
+        ] {
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..200 {
+                let c = make(&mut rng);
+                check(&c, unflipped);
+                seen.insert(c);
             }
-            seen.insert(c);
+            assert!(seen.len() > 190, "{} distinct of 200", seen.len());
         }
-        assert!(seen.len() > 190, "{} distinct of 200", seen.len());
     }
 
     #[test]

@@ -16,8 +16,8 @@
 //! and whose coset value leaves some slack below the budget (at least
 //! [`crate::search::SearchOptions::fallback_slack`]), and only while the budget is below the
 //! fallback table's largest value (else it cannot prune); on the position and, with
-//! [`crate::search::SearchOptions::fallback_dual`], its inverse. Each value read is an exact distance in an abstraction of the cube, so any
-//! subset of them, read for any subset of the nodes, still gives a maximum of lower bounds:
+//! [`crate::search::SearchOptions::fallback_dual`], its inverse. Each value read is an
+//! exact distance in an abstraction of the cube, so any subset of them, read for any subset of the nodes, still gives a maximum of lower bounds:
 //! the heuristic stays admissible whatever the search decides to read. (H48 reads a small
 //! edges-only table on a 0 read for the same reason, nissy-core `doc/h48.md`, "Fallback
 //! tables".)
@@ -60,8 +60,9 @@ impl Lookup {
 /// A set of loaded tables used as one heuristic.
 pub struct Heuristic {
     tables: Vec<(Pattern, NibbleTable)>,
-    /// Each table's largest value where it is a fallback, else 15.
-    max: Vec<u8>,
+    /// Each table's largest value where it is a fallback (every table after a coset table
+    /// read first), `None` for the others.
+    fallback_max: Vec<Option<u8>>,
     lookups: Vec<Lookup>,
     /// Derived from the corner table on request ([`Heuristic::derive_corner_successors`]).
     corner_successors: Option<CornerSuccessors>,
@@ -84,17 +85,14 @@ impl Heuristic {
         let first_is_coset = tables
             .first()
             .is_some_and(|(p, _)| p.coset_holds_half_turns());
-        // The largest value of each fallback table (a scan of a few tens of MB).
-        let max: Vec<u8> = tables
-            .iter()
-            .enumerate()
+        // The largest value of each fallback table (a scan of a few tens of MB; a table of
+        // another format than nibbles is not scanned and gets 15, no limit).
+        let fallback_max: Vec<Option<u8>> = (tables.iter().enumerate())
             .map(|(i, (_, t))| {
-                // (Only nibble tables are scanned: another format keeps 15, no limit.)
-                if first_is_coset && i > 0 && t.format() == crate::pdb::Format::Nibbles {
-                    t.histogram().iter().rposition(|&n| n > 0).unwrap_or(0) as u8
-                } else {
-                    15
-                }
+                (first_is_coset && i > 0).then(|| match t.format() {
+                    crate::pdb::Format::Nibbles => t.histogram().len() as u8 - 1,
+                    _ => 15,
+                })
             })
             .collect();
         for (p, _) in &tables {
@@ -111,7 +109,7 @@ impl Heuristic {
         }
         let mut h = Heuristic {
             tables,
-            max,
+            fallback_max,
             lookups: Vec::new(),
             corner_successors: None,
         };
@@ -126,13 +124,9 @@ impl Heuristic {
     pub fn set_symmetric(&mut self, on: bool) {
         let turns = crate::coord::symmetry::diagonal_turns();
         self.lookups.clear();
-        let first_is_coset = self
-            .tables
-            .first()
-            .is_some_and(|(p, _)| p.coset_holds_half_turns());
         for (table, (pat, _)) in self.tables.iter().enumerate() {
-            let fallback = first_is_coset && table > 0;
-            let max = self.max[table];
+            let fallback = self.fallback_max[table].is_some();
+            let max = self.fallback_max[table].unwrap_or(15);
             self.lookups.push(Lookup {
                 table,
                 conj: None,
