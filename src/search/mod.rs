@@ -6,6 +6,7 @@ pub mod heuristic;
 pub mod ida;
 mod node;
 pub mod options;
+mod rotations;
 mod worker;
 
 pub use heuristic::Heuristic;

@@ -46,7 +46,9 @@ pub struct SearchOptions {
     pub switch_sides: bool,
     /// When the position is fixed by some of the 48 symmetries, search one work unit of each
     /// set of units whose positions those symmetries map onto each other (see the `ida`
-    /// module docs). Same lengths, fewer nodes on symmetric positions; no effect on others.
+    /// module docs); when it commutes with every move (the superflip), also one rotation of
+    /// each solution ([`super::rotations`]). Same lengths, fewer nodes on symmetric positions;
+    /// no effect on others.
     pub symmetric_units: bool,
     /// Search the work units of an iteration in decreasing order of the nodes they took in the
     /// previous one (ties, and units new to this bound, by heuristic value), instead of by

@@ -82,6 +82,7 @@ use super::cut::raise_and_cut;
 use super::heuristic::{Heuristic, Lookup};
 use super::node::{Bounds, Expansion, Frame, Node, SWITCH, TRACKED, corner_entry, push_frame};
 use super::options::SearchOptions;
+use super::rotations::{NO_CAP, SyllableCap};
 use crate::coord::{MoveTables, N_MOVES};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
@@ -103,6 +104,8 @@ pub(super) struct Lane {
     unit: usize,
     /// Depth of the unit's node.
     g0: u8,
+    /// The unit's [`Unit::cap`].
+    cap: usize,
     /// Nodes generated in the unit so far (reported to [`Work::unit_nodes`] when it is done).
     nodes: u64,
     exp: Box<Expansion>,
@@ -128,6 +131,7 @@ impl Lane {
             path: Vec::with_capacity(24),
             unit: 0,
             g0: 0,
+            cap: NO_CAP as usize,
             nodes: 0,
             exp: Box::new(Expansion {
                 node: Node::new(&Cube::SOLVED, &Cube::SOLVED),
@@ -365,11 +369,15 @@ impl<'a> Worker<'a> {
                 lane.g0 = u.moves.len() as u8;
                 lane.path.clear();
                 let last = u.moves.last().map_or(6, |m| m.face_index());
-                let allowed = if u.any_first_order && last < 6 {
+                let mut allowed = if u.any_first_order && last < 6 {
                     ALL_MOVES & !(0b111 << (3 * last))
                 } else {
                     ALLOWED_AFTER[last]
                 };
+                lane.cap = u.cap as usize;
+                if let Some(m) = u.moves.last() {
+                    allowed &= SyllableCap::MASKS[lane.cap][m.index()];
+                }
                 lane.nodes += self.begin(
                     &mut lane.exp,
                     &Node::new(&u.p, &u.q),
@@ -406,7 +414,8 @@ impl<'a> Worker<'a> {
             if byte & SWITCH != 0 {
                 last = child.switch_sides(last);
             }
-            lane.nodes += self.begin(&mut lane.exp, &child, g, ALLOWED_AFTER[last], bounds);
+            let allowed = ALLOWED_AFTER[last] & SyllableCap::MASKS[lane.cap][mi as usize];
+            lane.nodes += self.begin(&mut lane.exp, &child, g, allowed, bounds);
             lane.expanding = true;
             return Step::Working;
         }
@@ -804,6 +813,9 @@ pub(super) struct Unit {
     /// (only the same face is excluded): set on a unit that stands for units dropped as its
     /// symmetric duplicates (see the `ida` module docs).
     pub(super) any_first_order: bool,
+    /// The highest syllable rank the unit's subtree may make ([`super::rotations`];
+    /// [`super::rotations::NO_CAP`] unless the position commutes with every move).
+    pub(super) cap: u8,
 }
 
 impl Unit {
@@ -815,6 +827,7 @@ impl Unit {
             moves: vec![],
             h: 0,
             any_first_order: false,
+            cap: NO_CAP,
         }
     }
 }
