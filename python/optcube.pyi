@@ -66,8 +66,10 @@ class Solver:
 
     Missing tables are built first (progress on stderr) and saved in pdb_dir
     (default: $OPTCUBE_PDB_DIR or pdb/). set: korf, korf6, huge, sym48, sym48e4, sym48e6, or
-    table names separated by commas; by default the fastest set whose tables are all in
-    pdb_dir (sym48e6, sym48e4, huge, sym48), else korf, as the CLI's solve.
+    table names separated by commas; by default the fastest set whose tables are in pdb_dir
+    (sym48e6, sym48e4, huge, sym48), else the fastest whose build fits in the memory
+    available (built now), as the CLI's solve. A damaged table file raises TableError (it is
+    never rebuilt behind your back: delete it, or run optcube pdb build).
     """
 
     def __new__(

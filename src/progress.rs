@@ -50,7 +50,7 @@ impl Progress {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             b.set_style(
                 ProgressStyle::with_template(&format!(
-                    "{{prefix:>9}} [{{elapsed_precise}}] {{bar:30}} {{human_pos}}/{{human_len}} {units} ({{per_sec}}) {{msg}}"
+                    "{{prefix:>9}} [{{elapsed_precise}}] {{bar:30}} {{human_pos}}/{{human_len}} {units} ({{per_sec}}, ETA {{eta}}) {{msg}}"
                 ))
                 .expect("valid template"),
             );
@@ -81,14 +81,22 @@ impl Progress {
                 let mut last = self.last_line.lock().expect("progress lock");
                 if last.elapsed() >= LINE_INTERVAL {
                     *last = Instant::now();
+                    let secs = self.start.elapsed().as_secs_f64();
+                    // The rate so far gives the time left (none before any progress).
+                    let eta = if done > 0 && done < self.total {
+                        let left = secs * (self.total - done) as f64 / done as f64;
+                        format!(", ETA {left:.0} s")
+                    } else {
+                        String::new()
+                    };
                     eprintln!(
-                        "{}: {}/{} ({:.1}%) {} [{:.1} s]",
+                        "{}: {}/{} ({:.1}%) {} [{:.1} s{eta}]",
                         self.label,
                         done,
                         self.total,
                         100.0 * done as f64 / self.total.max(1) as f64,
                         msg,
-                        self.start.elapsed().as_secs_f64()
+                        secs
                     );
                 }
             }

@@ -352,3 +352,67 @@ fn the_checks_find_what_they_look_for() {
     }];
     assert!(upward_references(&in_tests).is_empty());
 }
+
+/// The repository paths a document names in backticks (`results/…`, `src/…`, `docs/…`,
+/// `scripts/…`, `benches/…`, `python/…`, `tests/…`) that do not exist. Paths with a wildcard
+/// or a placeholder (`*`, `…`, capitals such as `SET`) name a family of files and are skipped.
+fn missing_paths(text: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for (k, part) in text.split('`').enumerate() {
+        if k % 2 == 0 || part.contains(char::is_whitespace) {
+            continue;
+        }
+        let path = part.trim_end_matches([',', '.', ':', ';', ')']);
+        let known = [
+            "results/", "src/", "docs/", "scripts/", "benches/", "python/", "tests/",
+        ];
+        if !known.iter().any(|p| path.starts_with(p))
+            || path.contains(['*', '…', '{', '<'])
+            || (path.chars().any(|c| c.is_ascii_uppercase()) && !path.contains("README"))
+        {
+            continue;
+        }
+        if !root.join(path).exists() {
+            out.push(path.to_string());
+        }
+    }
+    out
+}
+
+/// The README is the front door: at most 12 KB, and every repository path it or a file of
+/// `docs/` names exists; no link leaves the repository for a path outside it.
+#[test]
+fn documents_name_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.len() <= 12 * 1024,
+        "README.md is {} bytes",
+        readme.len()
+    );
+    let mut docs = vec![("README.md".to_string(), readme)];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        docs.push((
+            p.display().to_string(),
+            std::fs::read_to_string(&p).unwrap(),
+        ));
+    }
+    let mut bad = Vec::new();
+    for (name, text) in &docs {
+        bad.extend(
+            missing_paths(text)
+                .into_iter()
+                .map(|p| format!("{name}: {p}")),
+        );
+        if text.contains("../") {
+            bad.push(format!("{name}: a path outside the repository (../)"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert_eq!(
+        missing_paths("`results/no-such-file.md` and `src/lib.rs`"),
+        ["results/no-such-file.md"]
+    );
+}

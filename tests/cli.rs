@@ -122,7 +122,7 @@ fn solve_json_batch_is_optimal() {
         "U R2 F B R B2 R U2 L B2",
         "R2 L2 U2 D2 F2 B2",
     ];
-    let file = std::env::temp_dir().join(format!("optcube-batch-{}.txt", std::process::id()));
+    let file = common::scratch().join("batch.txt");
     let mut text = String::from("# test batch\n\n");
     for s in &scrambles {
         text += s;
@@ -358,7 +358,7 @@ fn split_depth_changes_only_the_units() {
 
 #[test]
 fn bad_file_lines_are_named() {
-    let file = std::env::temp_dir().join(format!("optcube-bad-{}.txt", std::process::id()));
+    let file = common::scratch().join("bad.txt");
     std::fs::write(&file, "R U\nR X2\n").unwrap();
     let o = optcube(&[
         "solve",
@@ -403,16 +403,202 @@ fn pdb_info_json_and_damaged_file() {
         ]
     );
 
-    // A damaged copy in another directory is refused by verify and by solve.
-    let bad = std::env::temp_dir().join(format!("optcube-damaged-{}", std::process::id()));
-    std::fs::create_dir_all(&bad).unwrap();
+    // A damaged copy in another directory is refused by verify.
+    let bad = test_dir("damaged-verify");
     let mut bytes = std::fs::read(dir.join("corners.pdb")).unwrap();
     bytes[4096 + 1000] ^= 0xff;
     std::fs::write(bad.join("corners.pdb"), &bytes).unwrap();
     let o = optcube(&["pdb", "verify", "--dir", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stdout(&o).contains("checksum"), "{}", stdout(&o));
-    std::fs::remove_dir_all(&bad).unwrap();
+}
+
+/// A table file that cannot be used — one byte flipped, truncated, another table's under its
+/// name, junk — stops `solve` with exit 2 and a message naming the file, what is wrong and the
+/// command that rebuilds it; the file is left as it was (never rebuilt behind the user's
+/// back). `pdb build` replaces it and says so.
+#[test]
+fn damaged_tables_are_reported_never_rebuilt() {
+    let good = Path::new(korf6_dir());
+    let corners = std::fs::read(good.join("corners.pdb")).unwrap();
+    let mut flipped = corners.clone();
+    flipped[4096 + 1000] ^= 0xff;
+    let truncated = corners[..corners.len() - 100].to_vec();
+    let other = std::fs::read(good.join("edges6a.pdb")).unwrap();
+    for (case, bytes, what) in [
+        ("flipped", &flipped, "checksum"),
+        ("truncated", &truncated, "size"),
+        ("renamed", &other, "corners"),
+    ] {
+        let dir = test_dir(&format!("damaged-{case}"));
+        std::fs::write(dir.join("corners.pdb"), bytes).unwrap();
+        let d = dir.to_str().unwrap();
+        let o = optcube(&[
+            "solve",
+            "R U F",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            d,
+            "--no-upper-bound",
+        ]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{case}: {e}");
+        assert!(e.contains("corners.pdb") && e.contains(what), "{case}: {e}");
+        assert!(e.contains("optcube pdb build --set corners"), "{case}: {e}");
+        assert_eq!(
+            &std::fs::read(dir.join("corners.pdb")).unwrap(),
+            bytes,
+            "{case}"
+        );
+        // Nothing else was built.
+        assert!(!dir.join("edges6a.pdb").exists(), "{case}");
+    }
+    // A junk coset table makes the default set stop at it, not rebuild it.
+    let dir = test_dir("damaged-default");
+    std::fs::write(dir.join("sym48e0.pdb"), b"not a table").unwrap();
+    let d = dir.to_str().unwrap();
+    let o = optcube(&["solve", "R U F", "--pdb-dir", d, "--no-upper-bound"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("sym48e0.pdb"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(dir.join("sym48e0.pdb")).unwrap(),
+        b"not a table"
+    );
+    // `pdb build` replaces a damaged file and says why.
+    let dir = test_dir("damaged-build");
+    std::fs::write(dir.join("edges6a.pdb"), &flipped[..5000]).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = optcube(&["pdb", "build", "--set", "edges6a", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("replaced the invalid file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(dir.join("edges6a.pdb")).unwrap(), other);
+}
+
+/// The leftovers of an interrupted write are listed by `pdb verify`, and the next build of
+/// the same table removes them; a directory that cannot be written is refused before any
+/// table is built.
+#[test]
+fn stale_temporaries_and_unwritable_directories() {
+    let dir = test_dir("stale");
+    let d = dir.to_str().unwrap();
+    let o = optcube(&["pdb", "build", "--set", "edges6a", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Process ids are below 2^22 on Linux: this one is never running.
+    let stale = dir.join("edges6a.pdb.tmp-4194999");
+    std::fs::write(&stale, b"half a table").unwrap();
+    let o = optcube(&["pdb", "verify", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("edges6a.pdb.tmp-4194999"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["pdb", "build", "--set", "edges6a", "--force", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stale.exists(), "the stale temporary was removed");
+    // /proc exists and takes no files, not even from root.
+    let o = optcube(&["pdb", "build", "--set", "edges6a", "--dir", "/proc"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot write tables into /proc"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stderr(&o).contains("entries"),
+        "built before failing: {}",
+        stderr(&o)
+    );
+}
+
+/// Without `--set` the choice and its reason are said: in an empty directory, the fastest set
+/// whose build fits in memory, with the expected build time; `--json` names the set used.
+#[test]
+fn the_default_set_is_said() {
+    let empty = test_dir("choose");
+    let o = optcube(&["pdb", "choose", "--dir", empty.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let set = stdout(&o).trim().to_string();
+    assert!(
+        ["sym48e6", "sym48e4", "huge", "sym48"].contains(&set.as_str()),
+        "{set}"
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains("no tables") && e.contains("min on 2 cores") && e.contains(&set),
+        "{e}"
+    );
+    // Nothing was built by choosing.
+    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
+    let (v, _) = optcube_json(&[
+        "solve",
+        "R U",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        korf6_dir(),
+        "--json",
+        "--no-upper-bound",
+    ]);
+    assert_eq!(v["set"], "korf6");
+    assert!(v.get("set_reason").is_none(), "{v}");
+}
+
+/// What a position argument can be: a facelet string is read as facelets (and said so), an
+/// empty scramble or none at all is an error, and so is an absurd thread count.
+#[test]
+fn position_argument_traps() {
+    let scramble = "R U F' D2 L";
+    let facelets = stdout(&optcube(&["facelets", scramble])).trim().to_string();
+    assert_eq!(facelets.len(), 54);
+    let d = korf6_dir();
+    let (by_moves, _) = optcube_json(&[
+        "solve",
+        scramble,
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        d,
+        "--json",
+    ]);
+    let (by_facelets, err) = optcube_json(&[
+        "solve",
+        &facelets,
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        d,
+        "--json",
+    ]);
+    assert!(err.contains("facelet string"), "{err}");
+    assert_eq!(by_facelets["length"], 5);
+    assert_eq!(by_moves["length"], 5);
+    let sol = parse_moves(by_facelets["solution"].as_str().unwrap()).unwrap();
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    assert!(cube.apply_seq(&sol).is_solved());
+    for args in [vec!["solve"], vec!["solve", ""], vec!["solve", "  "]] {
+        let o = optcube(&[&args[..], &["--pdb-dir", d]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("--facelets"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = optcube(&["solve", "R U", "--threads", "100000", "--pdb-dir", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("more than this machine can use"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["solve", "R U", "--threads", "0", "--pdb-dir", d]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

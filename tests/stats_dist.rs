@@ -5,12 +5,11 @@ mod common;
 use common::{optcube, optcube_json, scratch, stderr, stdout};
 use std::sync::OnceLock;
 
-/// The edges6a table (the smallest), built by the CLI into a directory shared by runs (a valid
-/// table is kept; files are replaced only by rename, so concurrent runs are safe).
+/// The edges6a table (the smallest), built once by the CLI into the scratch directory.
 fn pdb_dir() -> &'static str {
     static DIR: OnceLock<String> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join("optcube-stats-test-pdb");
+        let dir = scratch().join("edges6a-pdb");
         let d = dir.to_str().unwrap();
         let o = optcube(&[
             "pdb",
@@ -131,6 +130,36 @@ fn distances_refuses_what_does_not_fit() {
     let o = optcube(&["stats", "distances", "--max-depth", "21"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("20"), "{}", stderr(&o));
+}
+
+/// A count to a lesser depth than the one in `--out` is refused (the committed
+/// `results/distances.csv` holds depth 10) unless `--force` is given; the file is unchanged.
+#[test]
+fn distances_never_replace_a_deeper_count() {
+    let csv = scratch().join("deeper.csv");
+    let deeper = "depth,count,classes\n0,1,1\n1,18,2\n2,243,8\n3,3240,48\n";
+    std::fs::write(&csv, deeper).unwrap();
+    let out = csv.to_str().unwrap();
+    let o = optcube(&["stats", "distances", "--max-depth", "2", "--out", out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds counts to depth 3") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), deeper);
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--max-depth",
+        "2",
+        "--out",
+        out,
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().last().unwrap().starts_with("2,"), "{text}");
 }
 
 /// The last layer counted through disk in many chunk files gives the published counts; the

@@ -64,8 +64,7 @@ fn dir_or_default(pdb_dir: Option<PathBuf>) -> PathBuf {
 
 fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     match threads {
-        Some(0) => Err(value_error("threads must be at least 1")),
-        Some(n) => Ok(n),
+        Some(n) => optcube::sys::check_threads(n).map_err(|e| value_error(format!("threads: {e}"))),
         None => Ok(optcube::sys::cores()),
     }
 }
@@ -263,11 +262,16 @@ impl Solver {
         max_depth: u8,
         successors: bool,
     ) -> PyResult<Solver> {
-        let dir = dir_or_default(pdb_dir);
-        // As the CLI: the fastest set whose tables are all present, else korf (built).
-        let set = set.unwrap_or_else(|| set::strongest_present(&dir).to_string());
-        let patterns = resolve_names(&[&set]).map_err(set_error)?;
         let threads = thread_count(threads)?;
+        let dir = dir_or_default(pdb_dir);
+        // As the CLI: the fastest set whose tables are present, else the fastest whose build
+        // fits in the memory available (built now).
+        let set = set.unwrap_or_else(|| {
+            set::choose(&dir, optcube::sys::available_memory())
+                .set
+                .to_string()
+        });
+        let patterns = resolve_names(&[&set]).map_err(set_error)?;
         let config = OptimalConfig {
             patterns,
             threads,
@@ -301,12 +305,17 @@ impl Solver {
         PyOutcome::checked(Outcome::from_search(position.trim(), r, None), &cube)
     }
 
-    /// Solves every position of an iterable, in order; bad input raises before any search.
+    /// Solves every position of an iterable, in order; bad input raises before any search,
+    /// naming the item (its index from 0, and its text).
     fn solve_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyOutcome>> {
         let mut inputs = Vec::new();
-        for item in positions.try_iter()? {
-            let text: String = item?.extract()?;
-            let cube = self::position(&text)?;
+        for (i, item) in positions.try_iter()?.enumerate() {
+            let text: String = item?
+                .extract()
+                .map_err(|e| value_error(format!("item {i}: not a string: {e}")))?;
+            let cube = self::position(&text).map_err(|e| {
+                value_error(format!("item {i} ({:?}): {}", text.trim(), e.value(py)))
+            })?;
             inputs.push((text, cube));
         }
         inputs
@@ -451,13 +460,13 @@ fn default_pdb_dir() -> PathBuf {
     default_dir()
 }
 
-/// One dict per pattern-database file in the directory (`optcube pdb info --json`): name,
+/// One dict per table file in the directory (`optcube pdb info --json`): name,
 /// file, entries, bytes, pieces, histogram, mean, checksum, generator, valid, error.
 #[pyfunction]
 #[pyo3(signature = (pdb_dir=None))]
 fn pdb_info<'py>(py: Python<'py>, pdb_dir: Option<PathBuf>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let dir = dir_or_default(pdb_dir);
-    let reports = py.detach(|| set::inspect(&dir));
+    let reports = py.detach(|| optcube::solvers::inspect(&dir));
     reports
         .iter()
         .map(|r| to_python(py, &r.to_json()))

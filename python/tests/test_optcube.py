@@ -92,6 +92,8 @@ def test_bad_input_raises_the_cli_message(solver):
         optcube.Solver(set="nosuchset")
     with pytest.raises(ValueError, match="threads"):
         optcube.Solver(threads=0)
+    with pytest.raises(ValueError, match="100000 threads is more than this machine can use"):
+        optcube.Solver(threads=100000)
 
 
 def test_random_positions_equal_the_cli():
@@ -127,8 +129,10 @@ def test_solve_many(solver):
     assert [r.input for r in results] == positions
     assert [r.length for r in results] == [2, 3, 1]
     assert all(solves(p, r.solution) for p, r in zip(positions, results))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"item 1 \("bad"\): .*\"bad\""):
         solver.solve_many(["R", "bad"])
+    with pytest.raises(ValueError, match="item 2: not a string"):
+        solver.solve_many(["R", "U", 7])
 
 
 def test_twophase_and_thistlethwaite(pdb):

@@ -166,9 +166,19 @@ pub struct TableDir {
     /// Table directory [default: $OPTCUBE_PDB_DIR or pdb/].
     #[arg(long = "pdb-dir", visible_alias = "dir", value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
-    /// Threads [default: all cores].
-    #[arg(long)]
+    /// Threads [default: all cores; at most 4 a core, or 64].
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
+}
+
+/// The value parser of every `--threads`: a whole number from 1 to
+/// [`optcube::sys::max_threads`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number of threads"))?;
+    optcube::sys::check_threads(n)
 }
 
 impl TableDir {
@@ -201,7 +211,8 @@ pub struct TableArgs {
     /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
     /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), each coset set
     /// with its fallbacks (corners, edges6a, edges6b: 86 MB), or table names separated by
-    /// commas [default: the fastest set whose tables are all present, else korf]
+    /// commas [default: the fastest set whose tables are in the table directory; with none
+    /// there, the fastest whose build fits in the memory available (`optcube pdb choose`)]
     #[arg(long)]
     pub set: Option<String>,
     #[command(flatten)]
@@ -210,29 +221,39 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// The set's names, trimmed (they name studies and output files): `--set` as given, else
-    /// the fastest set whose tables are all in the table directory
-    /// ([`optcube::pdb::set::strongest_present`]; `korf` when none is), which is then said on
-    /// stderr.
+    /// the set [`optcube::pdb::set::choose`] picks for the table directory and this machine's
+    /// memory, which is said on stderr with the reason.
     pub fn names(&self) -> Vec<String> {
-        let set = match &self.set {
-            Some(s) => s.clone(),
+        self.choice().0
+    }
+
+    /// [`TableArgs::names`], and the reason of the choice when the set was not named.
+    pub fn choice(&self) -> (Vec<String>, Option<String>) {
+        let (set, reason) = match &self.set {
+            Some(s) => (s.clone(), None),
             None => {
-                let dir = self.place.dir();
-                let set = optcube::pdb::set::strongest_present(&dir);
-                eprintln!(
-                    "set: {set} (the fastest set whose tables are in {}; --set to choose)",
-                    dir.display()
-                );
-                set.to_string()
+                let c = chosen_set(&self.place.dir());
+                (c.set.to_string(), Some(c.reason))
             }
         };
-        set.split(',').map(|n| n.trim().to_string()).collect()
+        (
+            set.split(',').map(|n| n.trim().to_string()).collect(),
+            reason,
+        )
     }
 
     /// The patterns of `names` (from [`TableArgs::names`]).
     pub fn patterns(names: &[String]) -> Result<Vec<optcube::pdb::Pattern>, Failure> {
         Ok(optcube::pdb::set::resolve_names(names)?)
     }
+}
+
+/// The set used when none is named ([`optcube::pdb::set::choose`]), said once on stderr with
+/// its reason.
+pub fn chosen_set(dir: &std::path::Path) -> optcube::pdb::set::Choice {
+    let c = optcube::pdb::set::choose(dir, optcube::sys::available_memory());
+    eprintln!("set: {} ({}; --set to choose another)", c.set, c.reason);
+    c
 }
 
 /// Runs `f` on a rayon pool of `threads` workers (default: all cores).

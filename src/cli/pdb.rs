@@ -8,11 +8,13 @@ use optcube::progress::ProgressMode;
 
 #[derive(clap::Subcommand)]
 pub enum PdbCmd {
-    /// Build the tables of a set that are missing or invalid (valid files are kept).
+    /// Build the tables of a set that are missing or invalid (valid files are kept; a replaced
+    /// file is said).
     Build {
-        /// Set or table names: korf, korf6, huge, sym48, corners, edges7a, edges7b, edgeperm,
-        /// edges6a, edges6b, phase1, phase1sorted, sym48e0, sym48e4, sym48e6.
-        #[arg(long, value_delimiter = ',', num_args = 1.., default_value = "korf")]
+        /// Set or table names: korf, korf6, huge, sym48, sym48e4, sym48e6, corners, edges7a,
+        /// edges7b, edgeperm, edges6a, edges6b, phase1, phase1sorted, sym48e0 [default: the set
+        /// `solve` would use: the fastest present, else the fastest whose build fits in memory]
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
         set: Vec<String>,
         #[command(flatten)]
         common: TableDir,
@@ -22,6 +24,12 @@ pub enum PdbCmd {
         /// Rebuild even if a valid file exists.
         #[arg(long)]
         force: bool,
+    },
+    /// Print the set `solve` uses without --set in this directory (the fastest whose tables
+    /// are there, else the fastest whose build fits in the memory available); why on stderr.
+    Choose {
+        #[command(flatten)]
+        common: TableDir,
     },
     /// Check every table file in the directory (header, size, checksum).
     Verify {
@@ -69,6 +77,19 @@ impl From<Generator> for Method {
     }
 }
 
+/// Lists on stderr the temporary files an interrupted write left in `dir` (the next build of
+/// the same table removes them).
+fn report_stale(dir: &std::path::Path) {
+    for t in optcube::sys::files::stale_temporaries(dir) {
+        let mb = std::fs::metadata(&t).map_or(0, |m| m.len() >> 20);
+        eprintln!(
+            "stale temporary file {} ({mb} MB): left by an interrupted write whose process is \
+             gone; delete it (the next `optcube pdb build` of that table does)",
+            t.display()
+        );
+    }
+}
+
 pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
     match cmd {
         PdbCmd::Build {
@@ -77,8 +98,13 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             method,
             force,
         } => {
-            let patterns = set::resolve_names(&set)?;
             let dir = common.dir();
+            let set = if set.is_empty() {
+                vec![super::chosen_set(&dir).set.to_string()]
+            } else {
+                set
+            };
+            let patterns = set::resolve_names(&set)?;
             common.pooled(|| {
                 let reports = set::build_missing(
                     &dir,
@@ -87,15 +113,24 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                     force,
                     ProgressMode::auto(),
                 )?;
-                for r in reports.iter().filter(|r| r.seconds.is_none()) {
-                    eprintln!("{}: valid table already in {}", r.pattern, r.path.display());
+                for r in &reports {
+                    if r.seconds.is_none() {
+                        eprintln!("{}: valid table already in {}", r.pattern, r.path.display());
+                    }
+                    if let Some(why) = &r.replaced {
+                        eprintln!("{}: replaced the invalid file ({why})", r.pattern);
+                    }
                 }
                 Ok(0)
             })
         }
+        PdbCmd::Choose { common } => {
+            println!("{}", super::chosen_set(&common.dir()).set);
+            Ok(0)
+        }
         PdbCmd::Verify { common } => {
             let dir = common.dir();
-            let reports = common.pooled(|| Ok(set::inspect(&dir)))?;
+            let reports = common.pooled(|| Ok(optcube::solvers::inspect(&dir)))?;
             if reports.is_empty() {
                 return Err(Failure(format!("no table files in {}", dir.display())));
             }
@@ -103,17 +138,18 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                 match (&r.info, &r.error) {
                     (Some(info), None) => println!(
                         "ok    {} ({} entries, checksum {})",
-                        r.pattern, info.entries, info.checksum
+                        r.kind.name, info.entries, info.checksum
                     ),
-                    (_, e) => println!("BAD   {}: {}", r.pattern, e.as_deref().unwrap_or("")),
+                    (_, e) => println!("BAD   {}: {}", r.kind.name, e.as_deref().unwrap_or("")),
                 }
             }
+            report_stale(&dir);
             let bad = reports.iter().any(|r| r.error.is_some());
             Ok(if bad { super::EXIT_BAD_INPUT } else { 0 })
         }
         PdbCmd::Info { common, json } => {
             let dir = common.dir();
-            let reports = common.pooled(|| Ok(set::inspect(&dir)))?;
+            let reports = common.pooled(|| Ok(optcube::solvers::inspect(&dir)))?;
             if reports.is_empty() && !json {
                 println!("no table files in {}", dir.display());
             }
@@ -122,10 +158,10 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                     println!("{}", r.to_json());
                     continue;
                 }
-                let p = r.pattern;
-                println!("{} ({})", p, r.path.display());
-                println!("  pieces:    {}", p.pieces());
-                println!("  entries:   {}", p.entries());
+                let k = &r.kind;
+                println!("{} ({})", k.name, r.path.display());
+                println!("  pieces:    {}", k.pieces);
+                println!("  entries:   {}", k.entries);
                 if let Some(i) = &r.info {
                     println!("  bytes:     {}", i.payload_bytes);
                     match i.line_base {
@@ -151,6 +187,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                     Some(e) => println!("  status:    INVALID: {e}"),
                 }
             }
+            report_stale(&dir);
             let bad = reports.iter().any(|r| r.error.is_some());
             Ok(if bad { super::EXIT_BAD_INPUT } else { 0 })
         }

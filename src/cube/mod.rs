@@ -31,14 +31,18 @@ pub enum InputError {
     Facelets(#[from] FaceletError),
 }
 
+/// Whether [`parse_position`] reads `s` as facelets: 40 characters or more, with no space,
+/// prime or `2` (no scramble looks like that: its moves are separated by spaces).
+pub fn looks_like_facelets(s: &str) -> bool {
+    let t = s.trim();
+    t.chars().count() >= 40 && !t.contains(char::is_whitespace) && !t.contains(['\'', '’', '2'])
+}
+
 /// Reads one position: a 54-character string of face letters is taken as facelets, anything
 /// else as a scramble.
 pub fn parse_position(s: &str) -> Result<Cube, InputError> {
     let t = s.trim();
-    let looks_like_facelets = t.chars().count() >= 40
-        && !t.contains(char::is_whitespace)
-        && !t.contains(['\'', '’', '2']);
-    if looks_like_facelets {
+    if looks_like_facelets(t) {
         Ok(Cube::from_facelets(t)?)
     } else {
         Ok(Cube::from_moves(&parse_moves(t)?))

@@ -204,25 +204,18 @@ pub fn table_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.pdb"))
 }
 
-/// What [`open_or_build`] does with a file that is present but cannot be used (damaged,
-/// truncated, stale, another table's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Invalid {
-    /// Stop with the error, which names the file and the rebuild command; the file is kept.
-    Refuse,
-    /// Build the table again and replace the file.
-    Rebuild,
-}
-
 /// The one "open what exists, build what is missing, save" flow of every table set (the
 /// optimal solver's patterns, the two-phase and Thistlethwaite tables). Creates `dir`; reads
 /// each present file of `kinds` into memory with `load`, which checks it (header, size,
 /// checksum) once; hands the indices of the tables still missing to `build`, which builds and
 /// saves them and returns them. Tables come back in the order of `kinds`.
+///
+/// A file that is present but cannot be used (damaged, truncated, stale, another table's) is
+/// an error naming it, what is wrong and the command that rebuilds it, before anything is
+/// built; the file is kept. Replacing it is `optcube pdb build`'s job, which says so.
 pub fn open_or_build<T, E: From<TableError>>(
     dir: &Path,
     kinds: &[TableKind],
-    invalid: Invalid,
     mut load: impl FnMut(&Path, &TableKind) -> Result<T, TableError>,
     build: impl FnOnce(&[usize]) -> Result<Vec<T>, E>,
 ) -> Result<Vec<T>, E> {
@@ -235,11 +228,7 @@ pub fn open_or_build<T, E: From<TableError>>(
     for kind in kinds {
         let path = table_path(dir, &kind.name);
         let table = if is_present(&path)? {
-            match (load(&path, kind), invalid) {
-                (Ok(t), _) => Some(t),
-                (Err(e), Invalid::Refuse) => return Err(e.into()),
-                (Err(_), Invalid::Rebuild) => None,
-            }
+            Some(load(&path, kind)?)
         } else {
             None
         };

@@ -1,7 +1,7 @@
 //! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
 
-use super::file::{self, Invalid, TableError, TableInfo, TableKind, table_path};
+use super::file::{self, TableError, TableInfo, TableKind, table_path};
 use super::generate::{Method, generate};
 use super::pattern::Pattern;
 use super::table::{NibbleTable, bytes_for};
@@ -78,14 +78,14 @@ pub fn set_names() -> String {
 /// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 1.5 s
 /// with `sym48e4` (a 478 MB table), 2.5 s with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB
 /// table, 39 MB resident) and 39 s with `korf` (784 MB). `sym48e6` (1.9 GB) generates about a
-/// quarter of `sym48e4`'s nodes (README, "The `sym48e6` table"). With their fallbacks the
+/// quarter of `sym48e4`'s nodes (`docs/tables.md`, "The `sym48e6` table"). With their fallbacks the
 /// coset sets are also faster than `korf` in and near their subgroup
 /// (`results/solve-bench-structured.md`), so a coset set present always goes first.
 pub const SOLVE_PREFERENCE: [&str; 5] = ["sym48e6", "sym48e4", "huge", "sym48", "korf"];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
-/// checked: loading checks them), or `korf` when none is.
-pub fn strongest_present(dir: &Path) -> &'static str {
+/// checked: loading checks them), if any.
+pub fn strongest_present(dir: &Path) -> Option<&'static str> {
     // A coset set counts as present with its coset table alone: its fallbacks take seconds
     // to build, and loading builds what is missing.
     let present = |set: &str| {
@@ -96,10 +96,76 @@ pub fn strongest_present(dir: &Path) -> &'static str {
             .filter(|p| !(coset && FALLBACKS.contains(p)))
             .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
     };
-    SOLVE_PREFERENCE
+    SOLVE_PREFERENCE.into_iter().find(|s| present(s))
+}
+
+/// The sets a first use may build, fastest first, with what a build takes on the 2-core
+/// machine of `results/build-sym48.md` and `results/fallbacks.md` (seconds, fallbacks
+/// included). `korf` is never chosen for a newcomer: it needs minutes to hours for a random
+/// position, where `sym48` needs a few minutes with 30 MB.
+const FIRST_BUILD: [(&str, u64); 4] = [
+    ("sym48e6", 330),
+    ("sym48e4", 590),
+    ("huge", 80),
+    ("sym48", 10),
+];
+
+/// The memory, in bytes, that building the tables of `set` needs at its peak (one table in
+/// memory at a time, plus a margin).
+pub fn build_memory(set: &str) -> u64 {
+    let patterns = resolve_set(set).expect("a known set");
+    patterns.iter().map(|p| p.build_bytes()).max().unwrap_or(0) + (256 << 20)
+}
+
+/// The table set used when none is named, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub set: &'static str,
+    /// The set's tables are all in the directory (else the first use builds them).
+    pub present: bool,
+    /// One sentence: why this set (for stderr and `--json`).
+    pub reason: String,
+}
+
+/// The set `solve`, `pdb build` and the studies use when none is named: the fastest set whose
+/// tables are in `dir`; with none there, the fastest that can be built with the memory
+/// available now (`available`, bytes; `None` where unknown counts as plenty), said with the
+/// expected build time.
+pub fn choose(dir: &Path, available: Option<u64>) -> Choice {
+    if let Some(set) = strongest_present(dir) {
+        return Choice {
+            set,
+            present: true,
+            reason: format!("the fastest set whose tables are in {}", dir.display()),
+        };
+    }
+    let fits = |set: &str| available.is_none_or(|a| build_memory(set) <= a);
+    let (set, secs) = FIRST_BUILD
         .into_iter()
-        .find(|s| present(s))
-        .unwrap_or("korf")
+        .find(|&(s, _)| fits(s))
+        .unwrap_or(FIRST_BUILD[FIRST_BUILD.len() - 1]);
+    let gb = |b: u64| b as f64 / 1e9;
+    let memory = match available {
+        Some(a) => format!("{:.1} GB of memory available", gb(a)),
+        None => "the memory available unknown".into(),
+    };
+    let bytes: u64 = resolve_set(set)
+        .expect("a known set")
+        .iter()
+        .map(|&p| TableKind::from(p).payload_bytes())
+        .sum();
+    Choice {
+        set,
+        present: false,
+        reason: format!(
+            "no tables in {} yet; the fastest set that can be built here ({memory}, {set} \
+             needs {:.1} GB to build): {:.1} GB of files, built once, about {} min on 2 cores",
+            dir.display(),
+            gb(build_memory(set)),
+            gb(bytes),
+            secs.div_ceil(60)
+        ),
+    }
 }
 
 /// Errors of set building and loading.
@@ -128,6 +194,11 @@ pub enum SetError {
         need_mb: u64,
         have_mb: u64,
     },
+    #[error("cannot write tables into {dir}: {source} (choose another with --pdb-dir)")]
+    Unwritable {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot create table directory {dir}: {source}")]
     Dir {
         dir: PathBuf,
@@ -143,10 +214,13 @@ pub struct BuildReport {
     /// `None` when a valid file was already there.
     pub seconds: Option<f64>,
     pub info: TableInfo,
+    /// Why the file that was there could not be used, when it was replaced.
+    pub replaced: Option<String>,
 }
 
-/// Builds every table of `patterns` that is missing or invalid in `dir` (valid ones are kept).
-/// Checks memory and disk first. Uses the current rayon pool.
+/// Builds every table of `patterns` that is missing or invalid in `dir` (valid ones are kept;
+/// the reports say which were replaced and why). Checks memory and disk first. Uses the
+/// current rayon pool.
 pub fn build_missing(
     dir: &Path,
     patterns: &[Pattern],
@@ -157,19 +231,35 @@ pub fn build_missing(
     create_dir(dir)?;
     let mut todo = Vec::new();
     let mut reports = Vec::new();
+    let mut invalid = Vec::new();
     for &p in patterns {
         let path = table_path(dir, p.name());
-        match (force, file::read_info(&path, p)) {
-            (false, Ok(info)) if file::load(&path, p).is_ok() => reports.push(BuildReport {
+        if force || !file::is_present(&path)? {
+            todo.push(p);
+            continue;
+        }
+        match file::load(&path, p) {
+            Ok((_, info)) => reports.push(BuildReport {
                 pattern: p,
                 path,
                 seconds: None,
                 info,
+                replaced: None,
             }),
-            _ => todo.push(p),
+            Err(e) => {
+                invalid.push((p, e.to_string()));
+                todo.push(p);
+            }
         }
     }
-    reports.extend(build(dir, &todo, method, mode)?);
+    let mut built = build(dir, &todo, method, mode)?;
+    for r in built.iter_mut() {
+        r.replaced = invalid
+            .iter()
+            .find(|(p, _)| *p == r.pattern)
+            .map(|(_, e)| e.clone());
+    }
+    reports.extend(built);
     Ok(reports)
 }
 
@@ -200,6 +290,11 @@ fn build(
             method: method.name(),
         });
     }
+    // Before a build of minutes, not after it.
+    crate::sys::files::check_writable(dir).map_err(|source| SetError::Unwritable {
+        dir: dir.into(),
+        source,
+    })?;
     let biggest = todo.iter().map(|p| p.build_bytes()).max().unwrap_or(0);
     let total: u64 = todo
         .iter()
@@ -250,14 +345,16 @@ fn build(
             path,
             seconds: Some(build_secs),
             info,
+            replaced: None,
         });
     }
     Ok(reports)
 }
 
 /// The tables of `patterns` from `dir`, in that order, for the search: each valid file is read
-/// into huge-page memory and checked once; a missing or invalid one is built (BFS), saved, and
-/// then read the same way ([`file::open_or_build`]).
+/// into huge-page memory and checked once; a missing one is built (BFS), saved, and then read
+/// the same way. An invalid one is an error naming the file, what is wrong and the command
+/// that rebuilds it ([`file::open_or_build`]): never replaced behind the caller's back.
 pub fn open_or_build(
     dir: &Path,
     patterns: &[Pattern],
@@ -269,7 +366,6 @@ pub fn open_or_build(
     file::open_or_build(
         dir,
         &kinds,
-        Invalid::Rebuild,
         |path, kind| {
             let p = Pattern::from_name(&kind.name).expect("a pattern's kind");
             load(path, p)
@@ -293,17 +389,45 @@ mod tests {
     fn the_strongest_present_set() {
         let dir = std::env::temp_dir().join(format!("optcube-strongest-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(strongest_present(&dir), "korf");
+        assert_eq!(strongest_present(&dir), None);
+        // Nothing built: the fastest set whose build fits the memory.
+        let gb = 1u64 << 30;
+        let c = choose(&dir, Some(24 * gb));
+        assert_eq!((c.set, c.present), ("sym48e6", false));
+        assert!(
+            c.reason.contains("no tables") && c.reason.contains("min"),
+            "{}",
+            c.reason
+        );
+        assert_eq!(choose(&dir, None).set, "sym48e6");
+        assert_eq!(choose(&dir, Some(5 * gb)).set, "sym48e4");
+        assert_eq!(choose(&dir, Some(3 * gb)).set, "huge");
+        assert_eq!(choose(&dir, Some(gb)).set, "sym48");
+        assert_eq!(
+            choose(&dir, Some(1 << 20)).set,
+            "sym48",
+            "the smallest at worst"
+        );
+        for (set, _) in FIRST_BUILD {
+            assert!(resolve_set(set).is_some(), "{set}");
+        }
         std::fs::write(table_path(&dir, "sym48e0"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), "sym48");
+        assert_eq!(strongest_present(&dir), Some("sym48"));
         std::fs::write(table_path(&dir, "phase1sorted"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), "sym48", "huge needs corners too");
+        assert_eq!(
+            strongest_present(&dir),
+            Some("sym48"),
+            "huge needs corners too"
+        );
         std::fs::write(table_path(&dir, "corners"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), "huge");
+        assert_eq!(strongest_present(&dir), Some("huge"));
         std::fs::write(table_path(&dir, "sym48e4"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), "sym48e4");
+        assert_eq!(strongest_present(&dir), Some("sym48e4"));
         std::fs::write(table_path(&dir, "sym48e6"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), "sym48e6");
+        assert_eq!(strongest_present(&dir), Some("sym48e6"));
+        // Present tables win over the memory.
+        let c = choose(&dir, Some(1 << 20));
+        assert_eq!((c.set, c.present), ("sym48e6", true));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -332,7 +456,8 @@ mod tests {
 /// whether it passed every check.
 #[derive(Clone, Debug)]
 pub struct TableReport {
-    pub pattern: Pattern,
+    /// What the file must hold (a pattern's kind, or a solver table's).
+    pub kind: TableKind,
     pub path: PathBuf,
     /// The header, if it could be read even when the table is invalid.
     pub info: Option<TableInfo>,
@@ -345,13 +470,13 @@ impl TableReport {
     pub fn to_json(&self) -> serde_json::Value {
         let info = self.info.as_ref();
         serde_json::json!({
-            "name": self.pattern.name(),
+            "name": self.kind.name,
             "file": self.path.display().to_string(),
-            "entries": self.pattern.entries(),
+            "entries": self.kind.entries,
             "bytes": info.map(|i| i.payload_bytes),
             "bits_per_entry": info.map(|i| i.bits_per_entry),
             "line_base": info.and_then(|i| i.line_base),
-            "pieces": self.pattern.pieces(),
+            "pieces": self.kind.pieces,
             "histogram": info.map(|i| i.histogram.clone()),
             "mean": info.map(|i| i.mean),
             "checksum": info.map(|i| i.checksum.clone()),
@@ -363,7 +488,7 @@ impl TableReport {
 }
 
 /// Every pattern-database file present in `dir`, each read and checked (header, size,
-/// checksum).
+/// checksum). The solvers' tables are added by `crate::solvers::inspect`.
 pub fn inspect(dir: &Path) -> Vec<TableReport> {
     Pattern::ALL
         .into_iter()
@@ -375,11 +500,33 @@ pub fn inspect(dir: &Path) -> Vec<TableReport> {
                 Err(e) => (file::read_info(&path, pattern).ok(), Some(e.to_string())),
             };
             TableReport {
-                pattern,
+                kind: pattern.into(),
                 path,
                 info,
                 error,
             }
         })
         .collect()
+}
+
+/// The report of the table file of `kind` in `dir`, read and checked (header, size, checksum),
+/// or `None` when there is no such file.
+pub fn inspect_kind(dir: &Path, kind: &TableKind) -> Option<TableReport> {
+    let path = table_path(dir, &kind.name);
+    if !file::is_present(&path).unwrap_or(false) {
+        return None;
+    }
+    let (info, error) = match file::load_vec(&path, kind) {
+        Ok((_, info)) => (Some(info), None),
+        Err(e) => (
+            file::read_info(&path, kind.clone()).ok(),
+            Some(e.to_string()),
+        ),
+    };
+    Some(TableReport {
+        kind: kind.clone(),
+        path,
+        info,
+        error,
+    })
 }

@@ -316,6 +316,26 @@ fn iteration(
 
 /// Finds an optimal solution of `cube` with IDA*.
 pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
+    solve_observed(h, cube, opts, stop, &mut |_| {})
+}
+
+/// What [`solve_observed`] reports as the search goes: an iteration begins (its bound), or one
+/// ended (its figures; it found the solution if it was the last).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IterationEvent {
+    Started { bound: u8 },
+    Finished(Iteration),
+}
+
+/// [`solve`], telling `observe` when each iteration begins and ends (for progress on a
+/// terminal; it runs on the calling thread, between iterations).
+pub fn solve_observed(
+    h: &Heuristic,
+    cube: &Cube,
+    opts: &SearchOptions,
+    stop: &AtomicBool,
+    observe: &mut dyn FnMut(IterationEvent),
+) -> SearchResult {
     let start = Instant::now();
     let p = *cube;
     let q = cube.inverse();
@@ -350,6 +370,7 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
             break;
         }
         let t = Instant::now();
+        observe(IterationEvent::Started { bound });
         let IterationEnd {
             solution: sol,
             nodes,
@@ -358,11 +379,13 @@ pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool
         } = iteration(h, &root, bound, opts, &stab, central, &prev, stop);
         prev = unit_nodes;
         result.nodes += nodes;
-        result.iterations.push(Iteration {
+        let it = Iteration {
             bound,
             nodes,
             seconds: t.elapsed().as_secs_f64(),
-        });
+        };
+        observe(IterationEvent::Finished(it.clone()));
+        result.iterations.push(it);
         if let Some(s) = sol {
             debug_assert_eq!(s.len(), bound as usize);
             result.solution = Some(s);
@@ -496,7 +519,7 @@ mod tests {
     #[test]
     fn unit_counts_add_up_to_the_iteration() {
         let h = korf6();
-        // 12 moves optimal (the README's example).
+        // 12 moves optimal.
         let c = Cube::from_moves(&parse_moves("R U2 F' L D B' R2 U F' D2 L' B").unwrap());
         let bound = 11;
         let stop = AtomicBool::new(false);

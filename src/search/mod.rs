@@ -10,7 +10,7 @@ mod rotations;
 mod worker;
 
 pub use heuristic::Heuristic;
-pub use ida::solve;
+pub use ida::{IterationEvent, solve, solve_observed};
 pub use options::{Iteration, SearchOptions, SearchResult};
 
 #[cfg(test)]

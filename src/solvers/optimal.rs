@@ -7,7 +7,7 @@ use crate::cube::Cube;
 use crate::pdb::set::{SetError, open_or_build};
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::ProgressMode;
-use crate::search::{Heuristic, SearchOptions, SearchResult, solve};
+use crate::search::{Heuristic, IterationEvent, SearchOptions, SearchResult, solve_observed};
 use crate::sys::available_memory;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -146,7 +146,18 @@ impl OptimalSolver {
 
     /// Solves `cube`. The returned solution, if any, is checked to solve the cube.
     pub fn solve(&self, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
-        let r = solve(&self.heuristic, cube, opts, stop);
+        self.solve_observed(cube, opts, stop, &mut |_| {})
+    }
+
+    /// [`OptimalSolver::solve`], telling `observe` when each iteration begins and ends.
+    pub fn solve_observed(
+        &self,
+        cube: &Cube,
+        opts: &SearchOptions,
+        stop: &AtomicBool,
+        observe: &mut dyn FnMut(IterationEvent),
+    ) -> SearchResult {
+        let r = solve_observed(&self.heuristic, cube, opts, stop, observe);
         if let Some(s) = &r.solution {
             assert!(
                 super::solves(cube, s),

@@ -33,6 +33,25 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The largest thread count a command accepts: four a core, or 64 on a small machine. More
+/// only contend for the cores, and a typo such as 100000 would start them all.
+pub fn max_threads() -> usize {
+    (4 * cores()).max(64)
+}
+
+/// Checks a requested thread count (from 1 to [`max_threads`]); the error says why not.
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    match n {
+        0 => Err("at least 1 thread is needed".into()),
+        n if n > max_threads() => Err(format!(
+            "{n} threads is more than this machine can use (at most {}: four a core, or 64; it has {} cores)",
+            max_threads(),
+            cores()
+        )),
+        n => Ok(n),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +59,11 @@ mod tests {
     #[test]
     fn probes_answer_on_this_machine() {
         assert!(cores() >= 1);
+        assert_eq!(check_threads(1), Ok(1));
+        assert_eq!(check_threads(max_threads()), Ok(max_threads()));
+        assert!(check_threads(0).is_err());
+        let e = check_threads(100_000).unwrap_err();
+        assert!(e.contains("100000 threads") && e.contains("at most"), "{e}");
         if let Some(m) = available_memory() {
             assert!(m > 0);
         }

@@ -101,8 +101,16 @@ pub fn stderr(o: &Output) -> String {
 
 const PREFIX: &str = "optcube-e2e-";
 
-/// This test process's scratch directory, `$TMPDIR/optcube-e2e-PID`. The directories of
-/// earlier runs whose process is gone are removed first, so test runs do not pile up tables.
+/// Removes this process's scratch directory; registered with `atexit`, so it runs when the
+/// test harness exits after the last test.
+extern "C" fn remove_scratch() {
+    let dir = std::env::temp_dir().join(format!("{PREFIX}{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// This test process's scratch directory, `$TMPDIR/optcube-e2e-PID`, removed when the process
+/// exits. The directories of earlier runs whose process is gone (killed before its exit) are
+/// removed first, so test runs do not pile up tables.
 pub fn scratch() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -117,6 +125,8 @@ pub fn scratch() -> &'static Path {
         }
         let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        // SAFETY: registers a plain function without arguments to run at exit.
+        assert_eq!(unsafe { libc::atexit(remove_scratch) }, 0);
         dir
     })
 }

@@ -7,9 +7,9 @@ mod outcome;
 
 use super::{Failure, TableArgs};
 use model::Model;
-use optcube::cube::{Cube, Move, format_moves, parse_moves, parse_position};
+use optcube::cube::{Cube, Move, format_moves, looks_like_facelets, parse_moves, parse_position};
 use optcube::progress::ProgressMode;
-use optcube::search::SearchOptions;
+use optcube::search::{IterationEvent, SearchOptions};
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::solvers::outcome::Outcome;
 use optcube::stats::BatchSummary;
@@ -63,8 +63,9 @@ pub struct SolveArgs {
     #[arg(long)]
     switch_sides: bool,
     /// Optimal solver: search every work unit even when the position's own symmetries make
-    /// some of them conjugates of others (by default one of each such set is searched: the
-    /// same results, fewer nodes on symmetric positions).
+    /// some of them conjugates of others (by default one of each such set is searched, and on
+    /// the superflip one rotation of each solution: the same results, fewer nodes on
+    /// symmetric positions).
     #[arg(long)]
     no_symmetric_units: bool,
     /// Optimal solver: search each iteration's work units in the order of their heuristic
@@ -135,8 +136,26 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
         }
         return Ok(out);
     }
-    let s = args.scramble.clone().unwrap_or_default();
-    let c = Cube::from_moves(&parse_moves(&s)?);
+    let Some(s) = args.scramble.as_deref() else {
+        return Err(Failure(
+            "no position given: pass a scramble (\"R U2 F'\"), --facelets STR or --file PATH"
+                .into(),
+        ));
+    };
+    if s.trim().is_empty() {
+        return Err(Failure(
+            "the scramble is empty: pass its moves (\"R U2 F'\"), or --facelets STR".into(),
+        ));
+    }
+    // A facelet string given as the scramble is read as facelets, as in `--file` (read as
+    // moves it would be a different position); said once on stderr.
+    if looks_like_facelets(s) {
+        let c = Cube::from_facelets(s.trim())
+            .map_err(|e| Failure(format!("invalid position (read as facelets): {e}")))?;
+        eprintln!("reading the argument as a facelet string (as --facelets would)");
+        return Ok(vec![(s.trim().to_string(), c)]);
+    }
+    let c = Cube::from_moves(&parse_moves(s)?);
     Ok(vec![(s.trim().to_string(), c)])
 }
 
@@ -156,7 +175,12 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
     let dir = args.tables.place.dir();
-    let patterns = TableArgs::patterns(&args.tables.names())?;
+    let (names, reason) = args.tables.choice();
+    let patterns = TableArgs::patterns(&names)?;
+    let set = SetLabel {
+        name: names.join(","),
+        reason,
+    };
     let config = OptimalConfig {
         patterns,
         threads: args.tables.place.thread_count(),
@@ -196,7 +220,8 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     let mut uppers = uppers.into_iter();
-    solve_each(args, inputs, model.as_ref(), |input, cube| {
+    let live = ProgressMode::auto() == ProgressMode::Bar && inputs.len() == 1;
+    solve_each(args, inputs, model.as_ref(), Some(&set), |input, cube| {
         let upper = uppers.next().flatten();
         if let (Some((s, secs)), false) = (&upper, args.json) {
             println!("position: {input}");
@@ -209,9 +234,32 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             use std::io::Write;
             let _ = std::io::stdout().flush();
         }
-        let r = solver.solve(cube, &opts, &INTERRUPTED);
+        // On a terminal, each iteration is shown as it runs: a proof can take minutes.
+        let r = if live {
+            let start = std::time::Instant::now();
+            solver.solve_observed(cube, &opts, &INTERRUPTED, &mut |p| match p {
+                IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),
+                IterationEvent::Finished(it) => eprintln!(
+                    "{} nodes in {:.2} s ({:.1} s in all)",
+                    short_count(it.nodes),
+                    it.seconds,
+                    start.elapsed().as_secs_f64()
+                ),
+            })
+        } else {
+            solver.solve(cube, &opts, &INTERRUPTED)
+        };
         Ok(Outcome::from_search(input, r, upper.map(|(s, _)| s.len())))
     })
+}
+
+/// A node count for a person: exact below a million, else in M or G.
+fn short_count(n: u64) -> String {
+    match n {
+        n if n < 1_000_000 => n.to_string(),
+        n if n < 1_000_000_000 => format!("{:.1} M", n as f64 / 1e6),
+        n => format!("{:.2} G", n as f64 / 1e9),
+    }
 }
 
 /// A checked two-phase solution and the seconds it took.
@@ -255,7 +303,7 @@ fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32
             dir.display()
         );
     }
-    solve_each(args, inputs, None, |input, cube| {
+    solve_each(args, inputs, None, None, |input, cube| {
         let t = std::time::Instant::now();
         let s = solver.try_solve(cube)?;
         Ok(Outcome::from_thistlethwaite(
@@ -283,7 +331,7 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
     );
     let threads = args.tables.place.thread_count();
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    solve_each(args, inputs, None, |input, cube| {
+    solve_each(args, inputs, None, None, |input, cube| {
         let t = std::time::Instant::now();
         let r = solver.solve_with(cube, args.max_length, timeout, threads);
         Ok(Outcome::from_twophase(
@@ -298,10 +346,18 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
 /// The one loop over the inputs for every solver: solve, check the solution on the position,
 /// record it in the batch summary, print it; stop after an interrupted search. Returns the
 /// exit status (the largest any outcome asked for).
+/// The optimal solver's table set, as `--json` reports it: its name, and why it was chosen
+/// when it was not named.
+pub struct SetLabel {
+    pub name: String,
+    pub reason: Option<String>,
+}
+
 fn solve_each(
     args: &SolveArgs,
     inputs: &[(String, Cube)],
     model: Option<&Model>,
+    set: Option<&SetLabel>,
     mut solve_one: impl FnMut(&str, &Cube) -> Result<Outcome, Failure>,
 ) -> Result<i32, Failure> {
     let mut summary = BatchSummary::new();
@@ -314,7 +370,7 @@ fn solve_each(
             outcome.nodes,
             outcome.seconds,
         );
-        outcome::print(&outcome, args, model);
+        outcome::print(&outcome, args, model, set);
         status = status.max(outcome::status(&outcome));
         if outcome.interrupted() {
             break;

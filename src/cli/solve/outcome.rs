@@ -1,8 +1,8 @@
 //! The one printer of a solver's [`Outcome`]: text, or the outcome's JSON line with
 //! `--predict`'s figures added to each iteration.
 
-use super::SolveArgs;
 use super::model::Model;
+use super::{SetLabel, SolveArgs};
 use optcube::cube::format_moves;
 use optcube::search::Iteration;
 use optcube::solvers::outcome::{Detail, Outcome};
@@ -21,10 +21,17 @@ pub fn status(o: &Outcome) -> i32 {
     }
 }
 
-/// Prints the outcome: one JSON line with `--json`, else text.
-pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
+/// Prints the outcome: one JSON line with `--json` (with the optimal solver's table set,
+/// `"set"`, and `"set_reason"` when it was chosen), else text.
+pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&SetLabel>) {
     if args.json {
         let mut v = o.to_json();
+        if let Some(s) = set {
+            v["set"] = serde_json::json!(s.name);
+            if let Some(r) = &s.reason {
+                v["set_reason"] = serde_json::json!(r);
+            }
+        }
         if let (Some(m), Detail::Optimal { iterations, .. }) = (model, &o.detail) {
             for (k, i) in iterations.iter().enumerate() {
                 let p = m.nodes(i.bound);

@@ -71,9 +71,22 @@ pub struct DistancesArgs {
     /// neighbours).
     #[arg(long, value_name = "N", default_value_t = 8_000_000)]
     chunk_parents: usize,
-    /// Worker threads [default: all cores].
-    #[arg(long)]
+    /// Worker threads [default: all cores; at most 4 a core, or 64].
+    #[arg(long, value_parser = crate::cli::parse_threads)]
     threads: Option<usize>,
+    /// Replace --out even when it holds counts to a greater depth than this run makes.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The greatest depth counted in an existing distance CSV (`depth,count,classes` lines), if
+/// the file is there and readable.
+fn deepest_in(csv: &std::path::Path) -> Option<u8> {
+    let text = std::fs::read_to_string(csv).ok()?;
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next()?.trim().parse::<u8>().ok())
+        .max()
 }
 
 pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
@@ -90,6 +103,15 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
              --max-depth 1 or more"
                 .into(),
         ));
+    }
+    // Never replace a deeper count (such as the committed results/distances.csv) by accident.
+    if let Some(d) = deepest_in(&args.out).filter(|&d| d > args.max_depth && !args.force) {
+        return Err(Failure(format!(
+            "{} holds counts to depth {d}; this run counts to depth {} and would replace them: \
+             give another --out FILE, or --force to replace it",
+            args.out.display(),
+            args.max_depth
+        )));
     }
     let spill = args.spill.then(|| Spill {
         dir: args

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::cube::{Cube, Move};
 use crate::pdb::bfs::coset_table;
-use crate::pdb::file::{self, Invalid, Packing, TableError as FileError, TableKind};
+use crate::pdb::file::{self, Packing, TableError as FileError, TableKind};
 use crate::pdb::table::byte_histogram;
 use rayon::prelude::*;
 use std::path::Path;
@@ -24,7 +24,6 @@ impl Thistlethwaite {
         let tables = file::open_or_build(
             dir,
             &kinds,
-            Invalid::Refuse,
             |path, kind| Ok(file::load_vec(path, kind)?.0.into_boxed_slice()),
             |missing| {
                 let corners = SquaresCorners::new();

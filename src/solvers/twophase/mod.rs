@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
 use crate::cube::{Cube, Move};
-use crate::pdb::file::{self, Invalid, Packing, TableError, TableKind};
+use crate::pdb::file::{self, Packing, TableError, TableKind};
 use crate::progress::{Progress, ProgressMode};
 
 use crate::coord::symmetry::SymTables;
@@ -97,7 +97,6 @@ impl TwoPhase {
         let loaded = file::open_or_build(
             dir,
             &kinds,
-            Invalid::Refuse,
             |path, kind| {
                 let (bytes, info) = file::load_vec(path, kind)?;
                 if info.histogram.iter().sum::<u64>() != kind.entries {
@@ -166,6 +165,11 @@ impl TwoPhase {
             packing: Packing::Bits(bits[i]),
             rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
         })
+    }
+
+    /// What each pruning table's file must hold ([`TwoPhase::table_kinds`]), without a solver.
+    pub fn kinds() -> [TableKind; 3] {
+        Self::without_pruning().table_kinds()
     }
 
     /// The solver with move and symmetry tables but empty pruning tables.
