@@ -3,7 +3,7 @@
 #                                [--pdb-dir DIR] [--out FILE]
 #
 # Benchmarks the optimal solver on the public benchmark positions by optimal length
-# (../shared/bench/optimal-L.txt: one scramble a line, every position exactly L moves optimal).
+# (benches/positions/optimal-L.txt: one scramble a line, every position exactly L moves optimal).
 # For each length L with N > 0 it takes the first N positions of optimal-L.txt and runs, in one
 # process per length,
 #   /usr/bin/time -f '%M %e' optcube solve --file TMP --json --set SET --threads T --no-upper-bound [--pdb-dir DIR]
@@ -25,7 +25,7 @@
 #                    PDB_DIR); missing tables are built first, which then counts in the wall time
 #                    and may raise the peak RSS, but not in the per-position seconds
 #   --out FILE       write the report there instead of results/solve-bench-SET-tT.md (env OUT)
-# Environment only: BENCH_DIR  directory of optimal-L.txt (default ../shared/bench);
+# Environment only: BENCH_DIR  directory of optimal-L.txt (default benches/positions);
 #                   BIN        optcube binary to use; skips the build.
 # Without BIN, runs `cargo build --release` first and uses $CARGO_TARGET_DIR/release/optcube
 # (default target/). Relative paths given by the caller are taken from the caller's directory.
@@ -72,7 +72,7 @@ command -v python3 >/dev/null || { echo "$me: python3 is required" >&2; exit 1; 
 [[ -x /usr/bin/time ]] || { echo "$me: GNU time (/usr/bin/time) is required" >&2; exit 1; }
 
 cd "$(dirname "$0")/.."
-bench_dir="${bench_dir:-../shared/bench}"
+bench_dir="${bench_dir:-benches/positions}"
 out="${out:-results/solve-bench-${set_name//,/+}-t${threads}.md}"
 
 # Lengths to run and their position files, checked before the (long) runs start.
@@ -204,7 +204,7 @@ with open(out, "w") as f:
             "start, the binary), so it is an upper bound of the table size\n")
     f.write("- table GB = the bytes in memory of the tables the search reads (payloads, and the "
             "corner successor table when derived), as `solve` reports them on stderr; the measure of "
-            "`../shared/bench/PEERS.md`: " + "; ".join(f"`{t}`" for t in sorted(tables_seen)) + "\n\n")
+            "the peers' figures (nissy-core benchmarks; vcube and H48 also measured here): " + "; ".join(f"`{t}`" for t in sorted(tables_seen)) + "\n\n")
     f.write(table + "\n\n")
     f.write("## Positions\n\n")
     f.write("| length | scramble | seconds | nodes | solution |\n")

@@ -18,10 +18,12 @@
 #   7. plots      optcube stats plot CSV --out SVG --title TEXT for the length distribution and
 #                 each table's depth distribution (skipped with a note if `stats plot` fails)
 #
-# N: positions in the study (default 10). With the korf tables on 2 cores a random position
-# takes from minutes to several hours (most need 17 or 18 moves), so a night finishes a few;
-# the next night's run resumes the same study (same seed). Settings, from the environment:
-#   OPTCUBE_SET      table set (default korf)
+# N: positions in the study (default 10). With sym48e6 on 2 cores a random position takes
+# seconds (most need 17 or 18 moves); with the korf tables minutes to hours, so a night
+# finishes a few; the next night's run resumes the same study (same seed). Settings, from the environment:
+#   OPTCUBE_SET      table set (default: optcube's choice, `optcube pdb choose`: the fastest set
+#                    whose tables are in the directory, else the fastest whose build fits in
+#                    memory, sym48e6 where about 9 GB are free)
 #   OPTCUBE_PDB_DIR  table directory (default pdb)
 #   THREADS          threads for builds and searches (default: nproc)
 #   SEED             study seed (default 1)
@@ -46,7 +48,7 @@ fi
 [[ $# -le 1 ]] || { echo "overnight.sh: one argument at most (N); see --help" >&2; exit 2; }
 count="${1:-10}"
 [[ $count =~ ^[1-9][0-9]*$ ]] || { echo "overnight.sh: N must be a positive whole number, not '$count'" >&2; exit 2; }
-set_name="${OPTCUBE_SET:-korf}"
+set_name="${OPTCUBE_SET:-}"
 pdb="${OPTCUBE_PDB_DIR:-pdb}"
 threads="${THREADS:-$(nproc)}"
 seed="${SEED:-1}"
@@ -61,7 +63,7 @@ mkdir -p "$night"
 log="$night/overnight.log"
 # tee ignores Ctrl-C so that the last messages of an interrupted run still reach the log.
 exec 2> >(trap "" INT; exec tee -a "$log" >&2)
-echo "overnight.sh: $(date -Is) start (N=$count, set $set_name, tables in $pdb)" >&2
+echo "overnight.sh: $(date -Is) start (N=$count, set ${set_name:-chosen by optcube}, tables in $pdb)" >&2
 
 steps=()   # markdown rows: | step | command | status | seconds |
 # run STEP CMD...: runs a command, times it and records a row; stops the script on failure.
@@ -82,6 +84,8 @@ skip() {
 echo "overnight.sh: cargo build --release" >&2
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/optcube"
+# The set optcube itself would use here (said with its reason on stderr).
+[[ -n $set_name ]] || set_name="$("$bin" pdb choose --dir "$pdb")"
 
 # 1. Tables: `pdb build` keeps every valid table (header, size and checksum checked).
 run tables "$bin" pdb build --set "$set_name" --dir "$pdb" --threads "$threads"

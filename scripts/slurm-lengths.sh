@@ -12,10 +12,10 @@
 #   results/lengths-seed{SEED}-shard{K}of{N}.jsonl
 #
 # Before submitting, once: build optcube and the tables into a directory every node can read
-# (the tasks only read them; each task maps the ~800 MB of tables, so give each task that much
-# memory plus a little):
+# (the tasks only read them; with the default set, sym48e6 and its fallbacks, each task holds
+# about 2 GB of tables, so give each task that much memory plus a little):
 #   cargo build --release
-#   target/release/optcube pdb build --set korf --dir /shared/optcube-pdb
+#   target/release/optcube pdb build --dir /shared/optcube-pdb
 #   mkdir -p logs results
 # Submit from the repository root, then summarize once the array has ended:
 #   jid=$(sbatch --parsable --export=ALL,OPTCUBE_PDB_DIR=/shared/optcube-pdb,COUNT=1000 \
@@ -28,7 +28,8 @@
 # is killed by Slurm; it loses only the position it was solving.
 #
 # Settings (environment, e.g. through sbatch --export): COUNT (default 1000), SEED (default 1),
-# OPTCUBE_SET (default korf), OPTCUBE_PDB_DIR (required: the shared table directory), OPTCUBE
+# OPTCUBE_SET (default: optcube's own choice, the fastest set whose tables are in the directory,
+# said on stderr), OPTCUBE_PDB_DIR (required: the shared table directory), OPTCUBE
 # (the binary; default target/release/optcube), MOVES (random MOVES-move scrambles instead of
 # random positions: a quick try). Without Slurm, for a try on one machine:
 #   SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=3 COUNT=30 MOVES=10 OPTCUBE_SET=korf6 \
@@ -45,17 +46,25 @@ need SLURM_ARRAY_TASK_COUNT "run as an array job (sbatch scripts/slurm-lengths.s
 need OPTCUBE_PDB_DIR "the shared table directory (built beforehand)"
 count="${COUNT:-1000}"
 seed="${SEED:-1}"
-set_name="${OPTCUBE_SET:-korf}"
+set_name="${OPTCUBE_SET:-}"
 bin="${OPTCUBE:-target/release/optcube}"
 threads="${SLURM_CPUS_PER_TASK:-$(nproc)}"
 
 [[ -x $bin ]] || { echo "slurm-lengths.sh: no optcube binary at $bin (cargo build --release)" >&2; exit 2; }
 # The tables must be there already: a hundred tasks must not each start building them.
 case "$set_name" in
+    "") tables=() ;;
     korf) tables=(corners edges7a edges7b edgeperm) ;;
     korf6) tables=(corners edges6a edges6b) ;;
+    sym48) tables=(sym48e0 corners edges6a edges6b) ;;
+    sym48e4 | sym48e6) tables=("$set_name" corners edges6a edges6b) ;;
     *) IFS=',' read -ra tables <<<"$set_name" ;;
 esac
+if [[ -z $set_name ]] && ! compgen -G "$OPTCUBE_PDB_DIR/*.pdb" >/dev/null; then
+    echo "slurm-lengths.sh: no tables in $OPTCUBE_PDB_DIR; build them first with:" \
+        "$bin pdb build --dir $OPTCUBE_PDB_DIR" >&2
+    exit 2
+fi
 for t in "${tables[@]}"; do
     f="$OPTCUBE_PDB_DIR/$t.pdb"
     if [[ ! -e $f && ! -e $f.zst ]]; then
@@ -70,8 +79,9 @@ done
 mkdir -p results
 echo "slurm-lengths.sh: task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT on $(hostname)," \
     "$threads threads, $(date -Is)" >&2
-cmd=("$bin" stats lengths --count "$count" --seed "$seed" --set "$set_name"
+cmd=("$bin" stats lengths --count "$count" --seed "$seed"
     --pdb-dir "$OPTCUBE_PDB_DIR" --threads "$threads"
     --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
+[[ -n $set_name ]] && cmd+=(--set "$set_name")
 [[ -n ${MOVES:-} ]] && cmd+=(--moves "$MOVES")
 exec "${cmd[@]}"
