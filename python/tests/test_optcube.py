@@ -167,8 +167,14 @@ def test_damaged_table_raises_naming_the_file(pdb, tmp_path):
     # pdb_info: the CLI's records, with the damage reported.
     shutil.copy(pdb / "corners.pdb", bad / "corners.pdb")
     info = optcube.pdb_info(bad)
-    assert [i["name"] for i in info] == ["corners"] and info[0]["valid"]
-    _, out, _ = cli("pdb", "info", "--dir", str(bad), "--json")
+    # Every table file is reported: the pattern databases first, then the solvers' tables.
+    names = [i["name"] for i in info]
+    assert names[0] == "corners" and info[0]["valid"]
+    assert sorted(names[1:]) == sorted(f.stem for f in pdb.glob("thistlethwaite-*.pdb"))
+    by_name = {i["name"]: i for i in info}
+    assert not by_name[victim.stem]["valid"] and str(victim) in by_name[victim.stem]["error"]
+    assert all(i["valid"] for i in info if i["name"] != victim.stem)
+    _, out, _ = cli("pdb", "info", "--dir", str(bad), "--json", check=False)
     assert info == [json.loads(line) for line in out.splitlines()]
     data = bytearray((bad / "corners.pdb").read_bytes())
     data[-1] ^= 0x11

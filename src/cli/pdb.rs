@@ -9,7 +9,7 @@ use optcube::progress::ProgressMode;
 #[derive(clap::Subcommand)]
 pub enum PdbCmd {
     /// Build the tables of a set that are missing or invalid (valid files are kept; a replaced
-    /// file is said).
+    /// file is said), and replace any invalid two-phase or Thistlethwaite table file there.
     Build {
         /// Set or table names: korf, korf6, huge, sym48, sym48e4, sym48e6, corners, edges7a,
         /// edges7b, edgeperm, edges6a, edges6b, phase1, phase1sorted, sym48e0 [default: the set
@@ -120,6 +120,12 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                     if let Some(why) = &r.replaced {
                         eprintln!("{}: replaced the invalid file ({why})", r.pattern);
                     }
+                }
+                // The solvers' tables in the directory are covered too.
+                for (name, why) in
+                    optcube::solvers::repair_solver_tables(&dir, ProgressMode::auto())?
+                {
+                    eprintln!("{name}: replaced the invalid file ({why})");
                 }
                 Ok(0)
             })

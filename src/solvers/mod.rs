@@ -30,6 +30,46 @@ pub fn inspect(dir: &std::path::Path) -> Vec<crate::pdb::set::TableReport> {
     reports
 }
 
+/// Rebuilds the two-phase and Thistlethwaite tables in `dir` whose files are present but
+/// invalid (`optcube pdb build` does this beside the set it builds): each such file is
+/// removed and its solver opened, which builds what is missing. Returns the files replaced,
+/// each with why it was invalid.
+pub fn repair_solver_tables(
+    dir: &std::path::Path,
+    progress: crate::progress::ProgressMode,
+) -> Result<Vec<(String, String)>, crate::pdb::file::TableError> {
+    let names: Vec<&str> = twophase::TABLE_NAMES
+        .iter()
+        .chain(thistlethwaite::PHASE_NAMES.iter())
+        .copied()
+        .collect();
+    let bad: Vec<(String, String)> = inspect(dir)
+        .into_iter()
+        .filter(|r| names.contains(&r.kind.name.as_str()))
+        .filter_map(|r| Some((r.kind.name.clone(), r.error?)))
+        .collect();
+    for (name, _) in &bad {
+        let path = crate::pdb::file::table_path(dir, name);
+        std::fs::remove_file(&path).map_err(|source| crate::pdb::file::TableError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    if bad
+        .iter()
+        .any(|(n, _)| twophase::TABLE_NAMES.contains(&n.as_str()))
+    {
+        twophase::TwoPhase::open(dir, progress)?;
+    }
+    if bad
+        .iter()
+        .any(|(n, _)| thistlethwaite::PHASE_NAMES.contains(&n.as_str()))
+    {
+        thistlethwaite::Thistlethwaite::open(dir)?;
+    }
+    Ok(bad)
+}
+
 /// Does `moves` bring `cube` to solved? Every solver's answer passes through this check before
 /// anyone sees it.
 pub fn solves(cube: &Cube, moves: &[Move]) -> bool {
