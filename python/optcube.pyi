@@ -47,6 +47,13 @@ class Result:
     def lower_bound(self) -> Optional[int]:
         """Optimal solver: no solution is shorter than this."""
     @property
+    def solutions(self) -> Optional[List[str]]:
+        """Optimal solver: the optimal solutions found (sorted; see Solver.solve_all), or
+        the one solution as a list of one."""
+    @property
+    def optimal_solutions(self) -> Optional[int]:
+        """Optimal solver: the number of optimal solutions once solve_all found them all."""
+    @property
     def interrupted(self) -> bool: ...
     @property
     def iterations(self) -> Optional[List[Dict[str, Any]]]:
@@ -86,6 +93,10 @@ class Solver:
         """Solve a scramble or a 54-character facelet string optimally.
 
         Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
+    def solve_all(self, position: str, limit: Optional[int] = None) -> Result:
+        """Solve optimally and collect the optimal solutions: all of them, or the first
+        `limit` in the search's order (the same on any number of threads). Canonical
+        sequences (`U D`, never `D U`), sorted, each checked on the position."""
     def solve_many(self, positions: Iterable[str]) -> List[Result]:
         """Solve each position in order; bad input raises before any search."""
     @property

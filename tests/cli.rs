@@ -789,3 +789,76 @@ fn coset_variants_refuse_iddfs() {
         assert!(!dir.join(format!("{name}.pdb")).exists());
     }
 }
+
+/// `--all`, `--solutions N` and `--count`: the list is every canonical optimal sequence (the
+/// brute-force enumeration), each checked here on the position, the same on 1 and 2 threads;
+/// `--count` gives its number without the list; `--solutions 2` two of them; text output lists
+/// them; another solver refuses the flags.
+#[test]
+fn all_optimal_solutions_on_the_command_line() {
+    let dir = korf6_dir();
+    // Symmetric and random: 6, 8 and 7 moves.
+    for s in [
+        "F2 B2 R2 L2 U2 D2",
+        "U D' R L' F B' U D'",
+        "R U2 F' L D' B2 R'",
+    ] {
+        let cube = Cube::from_moves(&parse_moves(s).unwrap());
+        let d = ball().distance(&cube).unwrap();
+        let want: Vec<String> = (ball().all_solutions(&cube, d).iter())
+            .map(|m| optcube::cube::format_moves(m))
+            .collect();
+        let run = |extra: &[&str]| {
+            let mut args = vec!["solve", s, "--set", "korf6", "--pdb-dir", dir, "--json"];
+            args.extend_from_slice(extra);
+            optcube_json(&args).0
+        };
+        let mut lists = Vec::new();
+        for threads in ["1", "2"] {
+            let v = run(&["--all", "--threads", threads]);
+            let got: Vec<String> = (v["solutions"].as_array().unwrap().iter())
+                .map(|x| x.as_str().unwrap().to_string())
+                .collect();
+            for m in &got {
+                assert!(
+                    cube.apply_seq(&parse_moves(m).unwrap()).is_solved(),
+                    "{s}: {m}"
+                );
+            }
+            assert_eq!(got, want, "{s} threads {threads}");
+            assert_eq!(v["optimal_solutions"].as_u64(), Some(want.len() as u64));
+            assert_eq!(v["solution"].as_str(), Some(want[0].as_str()));
+            lists.push(got);
+        }
+        let v = run(&["--count"]);
+        assert_eq!(
+            v["optimal_solutions"].as_u64(),
+            Some(want.len() as u64),
+            "{s}"
+        );
+        assert!(v.get("solutions").is_none(), "--count lists no solutions");
+        let two = run(&["--solutions", "2"]);
+        let two = two["solutions"].as_array().unwrap();
+        assert_eq!(two.len(), want.len().min(2));
+        assert!(
+            two.iter()
+                .all(|m| want.iter().any(|w| w == m.as_str().unwrap()))
+        );
+    }
+    let o = optcube(&[
+        "solve",
+        "F2 B2 R2 L2 U2 D2",
+        "--all",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("optimal solutions: 6 (all)"), "{out}");
+    assert!(out.contains("\n  F2 B2 R2 L2 U2 D2\n"), "{out}");
+    let o = optcube(&["solve", "R U", "--solver", "twophase", "--count"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--count applies to the optimal solver only"));
+}

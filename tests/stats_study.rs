@@ -500,3 +500,43 @@ fn summarize_against_another_run() {
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
     assert!(!dir.join("foreign").exists(), "nothing written on refusal");
 }
+
+/// `stats lengths --count-solutions`: each line's `optimal_solutions` is the number of
+/// canonical optimal sequences a brute-force enumeration finds for its position; `summarize`
+/// reports their distribution (table, CSV, chart).
+#[test]
+fn solution_counts_are_recorded_and_summarized() {
+    use optcube::cube::Cube;
+    use optcube::search::brute::Ball;
+    let dir = test_dir("count-solutions");
+    let file = dir.join("counted.jsonl");
+    let f = file.to_str().unwrap();
+    let args = lengths_args(
+        Some("9"),
+        "8",
+        "5",
+        &["--pdb-dir", korf6_dir(), "--out", f, "--count-solutions"],
+    );
+    let o = optcube_in(&dir, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ball = Ball::new(5);
+    let records = lines(&file);
+    assert_eq!(records.len(), 8);
+    // (Short scrambles mostly have one optimal solution: the library's test covers many.)
+    for r in &records {
+        let cube = Cube::from_facelets(r["input"].as_str().unwrap()).unwrap();
+        let len = r["length"].as_u64().unwrap() as u8;
+        let want = ball.all_solutions(&cube, len).len() as u64;
+        assert_eq!(r["optimal_solutions"].as_u64(), Some(want), "{r}");
+    }
+    let o = summarize(&dir, "o", &[f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("o/s.md")).unwrap();
+    assert!(md.contains("## Number of optimal solutions"), "{md}");
+    assert!(md.contains("counted for 8 of the 8 positions"), "{md}");
+    let csv = std::fs::read_to_string(dir.join("o/s-solutions.csv")).unwrap();
+    assert!(csv.starts_with("optimal solutions,"), "{csv}");
+    let svg = std::fs::read_to_string(dir.join("o/s-solutions.svg")).unwrap();
+    assert!(svg.contains("<svg"));
+    assert!(stdout(&o).contains("optimal solutions per position:"));
+}

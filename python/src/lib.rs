@@ -126,13 +126,21 @@ fn interruptible<T: Send>(
 #[pyclass(frozen, module = "optcube", name = "Result")]
 struct PyOutcome {
     outcome: Outcome,
+    /// The optimal solver's table set (`"set"` in `to_dict`, as in the CLI's JSON).
+    set: Option<String>,
 }
 
 impl PyOutcome {
     /// Checks the solution on the position (every answer passes through here).
     fn checked(outcome: Outcome, cube: &Cube) -> PyResult<PyOutcome> {
         outcome.check(cube).map_err(PyRuntimeError::new_err)?;
-        Ok(PyOutcome { outcome })
+        Ok(PyOutcome { outcome, set: None })
+    }
+
+    /// The outcome of a search with the table set `set`.
+    fn with_set(mut self, set: &str) -> PyOutcome {
+        self.set = Some(set.to_string());
+        self
     }
 }
 
@@ -186,6 +194,24 @@ impl PyOutcome {
             _ => None,
         }
     }
+    /// Optimal solver: the optimal solutions found (sorted; `Solver.solve_all`), or the one
+    /// solution as a list of one; None without a solution.
+    #[getter]
+    fn solutions(&self) -> Option<Vec<String>> {
+        match self.outcome.collected() {
+            Some(c) => Some(c.solutions.iter().map(|s| format_moves(s)).collect()),
+            None => self.solution().map(|s| vec![s]),
+        }
+    }
+    /// Optimal solver: the number of optimal solutions, once `Solver.solve_all` found them
+    /// all; else None.
+    #[getter]
+    fn optimal_solutions(&self) -> Option<usize> {
+        self.outcome
+            .collected()
+            .filter(|c| c.complete)
+            .map(|c| c.solutions.len())
+    }
     /// Optimal solver: the search was interrupted.
     #[getter]
     fn interrupted(&self) -> bool {
@@ -215,7 +241,11 @@ impl PyOutcome {
     }
     /// The result as a dict with exactly the keys of `optcube solve --json`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.outcome.to_json())
+        let mut v = self.outcome.to_json();
+        if let Some(set) = &self.set {
+            v["set"] = serde_json::json!(set);
+        }
+        to_python(py, &v)
     }
     fn __repr__(&self) -> String {
         let solution = match self.solution() {
@@ -284,6 +314,7 @@ impl Solver {
             node_order: true,
             split_depth: SearchOptions::default().split_depth,
             fallback_slack: SearchOptions::default().fallback_slack,
+            solutions: 1,
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
@@ -302,7 +333,33 @@ impl Solver {
     fn solve(&self, py: Python<'_>, position: &str) -> PyResult<PyOutcome> {
         let cube = self::position(position)?;
         let r = interruptible(py, |stop| self.solver.solve(&cube, &self.options, stop))?;
-        PyOutcome::checked(Outcome::from_search(position.trim(), r, None), &cube)
+        let outcome = Outcome::from_search(position.trim(), r, None, 1);
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
+    }
+
+    /// Solves one position and collects its optimal solutions: all of them, or the first
+    /// `limit` in the search's order (the same on any number of threads); every one is checked
+    /// on the position.
+    #[pyo3(signature = (position, limit=None))]
+    fn solve_all(
+        &self,
+        py: Python<'_>,
+        position: &str,
+        limit: Option<usize>,
+    ) -> PyResult<PyOutcome> {
+        let solutions = match limit {
+            Some(0) => return Err(value_error("limit must be at least 1")),
+            Some(n) => n,
+            None => optcube::search::ALL_SOLUTIONS,
+        };
+        let opts = SearchOptions {
+            solutions,
+            ..self.options.clone()
+        };
+        let cube = self::position(position)?;
+        let r = interruptible(py, |stop| self.solver.solve(&cube, &opts, stop))?;
+        let outcome = Outcome::from_search(position.trim(), r, None, solutions);
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
     }
 
     /// Solves every position of an iterable, in order; bad input raises before any search,

@@ -129,10 +129,31 @@ def test_solve_many(solver):
     assert [r.input for r in results] == positions
     assert [r.length for r in results] == [2, 3, 1]
     assert all(solves(p, r.solution) for p, r in zip(positions, results))
-    with pytest.raises(ValueError, match=r"item 1 \("bad"\): .*\"bad\""):
+    with pytest.raises(ValueError, match=r'item 1 \("bad"\): .*"bad"'):
         solver.solve_many(["R", "bad"])
     with pytest.raises(ValueError, match="item 2: not a string"):
         solver.solve_many(["R", "U", 7])
+
+
+def test_solve_all_equals_the_cli(solver, pdb):
+    position = "F2 B2 R2 L2 U2 D2"
+    r = solver.solve_all(position)
+    assert r.optimal and r.length == 6 and r.optimal_solutions == len(r.solutions) == 6
+    assert r.solutions == sorted(set(r.solutions), key=r.solutions.index)  # no repeats
+    assert all(solves(position, s) for s in r.solutions)
+    assert r.solution == r.solutions[0]
+    _, out, _ = cli("solve", position, "--all", "--set", "corners", "--pdb-dir", str(pdb),
+                    "--threads", "1", "--no-upper-bound", "--no-successors", "--json")
+    line = json.loads(out)
+    assert line["solutions"] == r.solutions and line["optimal_solutions"] == 6
+    assert r.to_dict()["solutions"] == r.solutions
+    two = solver.solve_all(position, limit=2)
+    assert len(two.solutions) == 2 and two.optimal_solutions is None
+    assert set(two.solutions) <= set(r.solutions)
+    one = solver.solve(position)
+    assert one.solutions == [one.solution] and one.optimal_solutions is None
+    with pytest.raises(ValueError, match="limit must be at least 1"):
+        solver.solve_all(position, limit=0)
 
 
 def test_twophase_and_thistlethwaite(pdb):

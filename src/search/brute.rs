@@ -48,6 +48,42 @@ impl Ball {
         best
     }
 
+    /// Every canonical sequence of exactly `len` moves that solves `cube` (the rule of
+    /// [`ALLOWED_AFTER`]), sorted: plain depth-first enumeration, cut only where the ball's
+    /// exact distances show the rest cannot reach solved in the moves left.
+    pub fn all_solutions(&self, cube: &Cube, len: u8) -> Vec<Vec<Move>> {
+        let mut out = Vec::new();
+        self.enumerate(cube, len, 6, &mut Vec::new(), &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    fn enumerate(
+        &self,
+        c: &Cube,
+        left: u8,
+        last_face: usize,
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if left == 0 {
+            if c.is_solved() {
+                out.push(path.clone());
+            }
+            return;
+        }
+        if left <= self.radius && self.dist.get(c).is_none_or(|&d| d > left) {
+            return;
+        }
+        for m in Move::all() {
+            if ALLOWED_AFTER[last_face] & (1 << m.index()) != 0 {
+                path.push(m);
+                self.enumerate(&c.apply(m), left - 1, m.face_index(), path, out);
+                path.pop();
+            }
+        }
+    }
+
     fn walk(&self, c: &Cube, k: u8, last_face: usize, best: &mut Option<u8>) {
         if let Some(&d) = self.dist.get(c) {
             let total = k + d;
@@ -85,5 +121,19 @@ mod tests {
         assert_eq!(ball.distance(&Cube::SOLVED), Some(0));
         let far = Cube::from_moves(&crate::cube::parse_moves(crate::cube::SUPERFLIP).unwrap());
         assert_eq!(ball.distance(&far), None);
+    }
+
+    /// The enumeration finds the sequence a position was made from, and only solutions.
+    #[test]
+    fn all_solutions_are_solutions() {
+        let ball = Ball::new(3);
+        let seq = crate::cube::parse_moves("R U F' D2").unwrap();
+        let c = Cube::from_moves(&seq);
+        let all = ball.all_solutions(&c, 4);
+        assert!(all.contains(&crate::cube::invert_sequence(&seq)));
+        assert!(all.iter().all(|s| c.apply_seq(s).is_solved()));
+        // U D commute: both orders solve `U D`, only the canonical one is listed.
+        let ud = Cube::from_moves(&crate::cube::parse_moves("U D").unwrap());
+        assert_eq!(ball.all_solutions(&ud, 2).len(), 1);
     }
 }

@@ -67,7 +67,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
-use super::worker::{Unit, Work, Worker};
+use super::worker::{FoundSolutions, Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use std::collections::HashMap;
@@ -90,8 +90,9 @@ fn unit_key(moves: &[Move]) -> u64 {
 
 /// What an iteration ends with.
 struct IterationEnd {
-    /// A solution of `bound` moves, if one was found.
-    solution: Option<Vec<Move>>,
+    /// The solutions of `bound` moves found: at most one unless the search collects them
+    /// ([`SearchOptions::solutions`]), then the first that many in the units' order, sorted.
+    solutions: Vec<Vec<Move>>,
     nodes: u64,
     /// The smallest `g + h` that exceeded the bound.
     min_exceeded: u8,
@@ -247,9 +248,11 @@ fn iteration(
         &mut min_exceeded,
     ) {
         Ok(u) => u,
+        // Only a solution shorter than the bound can show at the split, which the previous
+        // iterations (or the bound's heuristic start) rule out: it is the only one.
         Err(sol) => {
             return IterationEnd {
-                solution: Some(sol),
+                solutions: vec![sol],
                 nodes,
                 min_exceeded,
                 unit_nodes: UnitNodes::new(),
@@ -271,6 +274,7 @@ fn iteration(
     let next = AtomicUsize::new(0);
     let unit_nodes: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+    let collected: FoundSolutions = Mutex::new(Vec::new());
     let total_nodes = AtomicU64::new(nodes);
     let min_ex = std::sync::atomic::AtomicU8::new(min_exceeded);
     // Either an outside stop or a solution found by a sibling ends the iteration's workers.
@@ -280,6 +284,8 @@ fn iteration(
         next: &next,
         stops: [stop, &local_stop],
         unit_nodes: &unit_nodes,
+        collect: (opts.solutions > 1).then_some(&collected),
+        wanted: opts.solutions,
     };
     let search = || {
         let mut w = Worker::new(h, opts, bound);
@@ -300,8 +306,16 @@ fn iteration(
             }
         });
     }
+    // Collected: the first `wanted` in the units' order (the same on any number of threads:
+    // `Work::has_enough_before`), then sorted.
+    let mut collected = collected.into_inner().expect("lock");
+    collected.sort_unstable();
+    collected.truncate(opts.solutions);
+    let mut solutions: Vec<Vec<Move>> = collected.into_iter().map(|(_, s)| s).collect();
+    solutions.extend(found.into_inner().expect("lock"));
+    solutions.sort_unstable();
     IterationEnd {
-        solution: found.into_inner().expect("lock"),
+        solutions,
         nodes: total_nodes.into_inner(),
         min_exceeded: min_ex.into_inner(),
         unit_nodes: {
@@ -337,10 +351,24 @@ pub fn solve_observed(
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
     let start = Instant::now();
+    // Collecting solutions, every canonical sequence is searched: no unit stands for its
+    // symmetric images, no rotation for the others, no side switch reorders a path.
+    let collecting;
+    let opts = if opts.solutions > 1 {
+        collecting = SearchOptions {
+            symmetric_units: false,
+            switch_sides: false,
+            ..opts.clone()
+        };
+        &collecting
+    } else {
+        opts
+    };
     let p = *cube;
     let q = cube.inverse();
     let mut result = SearchResult {
         solution: None,
+        solutions: vec![],
         optimal: false,
         lower_bound: 0,
         nodes: 1,
@@ -350,6 +378,7 @@ pub fn solve_observed(
     };
     if cube.is_solved() {
         result.solution = Some(vec![]);
+        result.solutions = vec![vec![]];
         result.optimal = true;
         return result;
     }
@@ -372,7 +401,7 @@ pub fn solve_observed(
         let t = Instant::now();
         observe(IterationEvent::Started { bound });
         let IterationEnd {
-            solution: sol,
+            solutions,
             nodes,
             min_exceeded,
             unit_nodes,
@@ -386,9 +415,10 @@ pub fn solve_observed(
         };
         observe(IterationEvent::Finished(it.clone()));
         result.iterations.push(it);
-        if let Some(s) = sol {
-            debug_assert_eq!(s.len(), bound as usize);
-            result.solution = Some(s);
+        if let Some(s) = solutions.first() {
+            debug_assert!(solutions.iter().all(|s| s.len() == bound as usize));
+            result.solution = Some(s.clone());
+            result.solutions = solutions;
             result.optimal = true;
             result.lower_bound = bound;
             break;
@@ -504,7 +534,7 @@ mod tests {
             )
         };
         let (all, one) = (run(false), run(true));
-        assert!(all.solution.is_none() && one.solution.is_none());
+        assert!(all.solutions.is_empty() && one.solutions.is_empty());
         assert_eq!(all.min_exceeded, one.min_exceeded);
         assert!(
             one.nodes * 2 < all.nodes,
@@ -544,7 +574,7 @@ mod tests {
             };
             let out = iteration(h, &root, bound, &opts, &[], false, &UnitNodes::new(), &stop);
             assert!(
-                out.solution.is_none(),
+                out.solutions.is_empty(),
                 "bound {bound} is below the distance"
             );
             assert_eq!(out.unit_nodes.len(), units.len());

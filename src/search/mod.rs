@@ -11,7 +11,7 @@ mod worker;
 
 pub use heuristic::Heuristic;
 pub use ida::{IterationEvent, solve, solve_observed};
-pub use options::{Iteration, SearchOptions, SearchResult};
+pub use options::{ALL_SOLUTIONS, Iteration, SearchOptions, SearchResult};
 
 #[cfg(test)]
 mod tests;

@@ -11,20 +11,8 @@ pub struct SearchOptions {
     /// Give up (without a solution) once the bound would exceed this many moves.
     pub max_depth: u8,
     /// Depth at which the tree is split into work units for the threads (the units are also
-    /// what [`SearchOptions::node_order`] orders). 4 by default: on the 25 positions of
-    /// `optimal-17.txt` (`sym48e4`, one thread, AMD EPYC of 2026-11-24) the last iterations
-    /// generated 2.43 G nodes with units at depth 3, 2.12 G at depth 4 and 1.71 G at depth 5,
-    /// in 98.4, 91.5 and 108.1 s in all (depth 5's units then cost about 0.4 s of bookkeeping
-    /// an iteration: the split's lookups, the previous counts' hash map). With the counts in a
-    /// sorted list merged with the split's units and each split node ranked once, the same
-    /// binary ran them in 228.8 s at depth 4 and 240.1 s at depth 5 (two runs of each, one on
-    /// each core at once, 2026-11-24 13:06): 14 % fewer nodes at depth 5 (2.48 against 2.90 G)
-    /// still do not pay for its split, which ranks its nodes one at a time (the worker batches
-    /// them); the first ten of `optimal-18.txt` took 621.4 s at depth 4 and 718.9 s at depth 5
-    /// (9.37 against 10.19 G nodes; same two-run scheme). Before that, on the second, third
-    /// and fifth of `optimal-18.txt`, depth 4 took 1.05, 0.56 and 0.98 G nodes against 1.01,
-    /// 1.07 and 1.30 G at depth 3; depth 5 took 1.55, 0.68 and 0.47 G (88 s in all
-    /// against 81 s at depth 4): which unit holds the first solution is much a matter of luck.
+    /// what [`SearchOptions::node_order`] orders). 4 by default: deeper units order the last
+    /// iteration more finely but cost bookkeeping (`results/worker-choices.md`).
     pub split_depth: u8,
     /// Also look up the inverse position (dual heuristic); the search then tracks both.
     pub dual: bool,
@@ -80,7 +68,16 @@ pub struct SearchOptions {
     /// Read the fallback lookups on the inverse position too (when the search reads the
     /// inverse at all): twice the fallback entries, more pruning near the subgroup.
     pub fallback_dual: bool,
+    /// How many optimal solutions to find: 1 stops the last iteration at its first solution;
+    /// more continue it until that many are found (the first in the units' order, so the same
+    /// ones on any number of threads); [`ALL_SOLUTIONS`] searches it to the end. Above 1, the
+    /// reductions that keep one solution of several ([`SearchOptions::symmetric_units`],
+    /// [`SearchOptions::switch_sides`]) are not used.
+    pub solutions: usize,
 }
+
+/// [`SearchOptions::solutions`]: every optimal solution.
+pub const ALL_SOLUTIONS: usize = usize::MAX;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -101,6 +98,7 @@ impl Default for SearchOptions {
             inverse_first: true,
             fallback_slack: 0,
             fallback_dual: true,
+            solutions: 1,
         }
     }
 }
@@ -116,8 +114,13 @@ pub struct Iteration {
 /// How a search ended.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
-    /// The solution, if one was found.
+    /// The solution, if one was found (the first of [`SearchResult::solutions`]).
     pub solution: Option<Vec<Move>>,
+    /// The optimal solutions found, each a canonical sequence (never a move after its own
+    /// face, nor after the opposite face of a smaller index: `U D`, never `D U`), sorted in
+    /// move-index order: as many as [`SearchOptions::solutions`] asked for, or all there are
+    /// when there are fewer (or it asked for all).
+    pub solutions: Vec<Vec<Move>>,
     /// True only when every shorter length was searched completely: the solution is optimal.
     pub optimal: bool,
     /// No solution is shorter than this (proved by complete iterations).

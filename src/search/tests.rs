@@ -672,3 +672,62 @@ fn fallbacks_serve_the_coset_subgroup() {
         "fallbacks read: {nodes_with} nodes, not read: {nodes_without}"
     );
 }
+
+/// Collecting solutions ([`SearchOptions::solutions`]): with all asked for, the list is exactly
+/// the brute-force enumeration of the canonical optimal sequences, on 1 and 2 threads, with the
+/// `korf6` set (plain and dual) and a coset set with its fallbacks, on random positions and on
+/// symmetric ones (whose units the default search would fold); with `N` asked for, the same
+/// `min(N, all)` solutions on 1 and 2 threads, all of them optimal.
+#[test]
+fn all_optimal_solutions_match_brute_force() {
+    use super::ALL_SOLUTIONS;
+    let ball = ball5();
+    let mut rng = Rng::new(41);
+    let mut positions: Vec<Cube> = (0..10).map(|k| random_walk(&mut rng, 3 + k % 5)).collect();
+    for s in [
+        "F2 B2 R2 L2 U2 D2",
+        "U D' R L' F B' U D'",
+        "R2 L2 U2 D2",
+        "U2 R2 L2 U2 R2 L2",
+    ] {
+        positions.push(Cube::from_moves(&parse_moves(s).unwrap()));
+    }
+    let mut several = 0;
+    for c in &positions {
+        let d = ball.distance(c).expect("within 10");
+        let want = ball.all_solutions(c, d);
+        several += usize::from(want.len() > 1);
+        for (heuristic, dual) in [
+            (h(), false),
+            (h(), true),
+            (crate::testing::sym48e0_fallbacks(), true),
+        ] {
+            let mut firsts = Vec::new();
+            for threads in [1, 2] {
+                let ask = |solutions| SearchOptions {
+                    threads,
+                    dual,
+                    solutions,
+                    ..SearchOptions::default()
+                };
+                let r = solve(heuristic, c, &ask(ALL_SOLUTIONS), &NO_STOP);
+                assert!(r.optimal);
+                assert_eq!(r.solutions, want, "{c:?} threads {threads} dual {dual}");
+                assert_eq!(r.solution.as_ref(), want.first());
+                let r = solve(heuristic, c, &ask(3), &NO_STOP);
+                assert_eq!(r.solutions.len(), want.len().min(3));
+                assert!(r.solutions.iter().all(|s| want.contains(s)));
+                assert!(r.solutions.is_sorted());
+                firsts.push(r.solutions);
+            }
+            assert_eq!(
+                firsts[0], firsts[1],
+                "{c:?} dual {dual}: 1 and 2 threads differ"
+            );
+        }
+    }
+    assert!(
+        several >= 4,
+        "only {several} positions had more than one optimal solution"
+    );
+}

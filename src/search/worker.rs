@@ -1,42 +1,21 @@
 //! One search thread: a [`Worker`] runs several depth-first searches ("lanes") of work units
 //! with a fixed bound, switching lane at every memory round so that the entries one lane
 //! prefetched arrive while the others compute; it counts nodes and the smallest `g + h` that
-//! exceeded the bound.
+//! exceeded the bound. Every choice below leaves the set of nodes a complete iteration
+//! generates unchanged (it changes only which entries are fetched, or the order); the
+//! measurements that decided them are in `results/worker-choices.md`.
 //!
-//! **Dual lookups in two rounds** ([`SearchOptions::split_dual`], on by default). A lookup read
-//! on the position and on its inverse first fetches one side's entries of all living
-//! children (the position's, or the inverse's for a coset table: "inverse first" below); the
+//! **Dual lookups in two rounds** ([`SearchOptions::split_dual`]). A lookup read on the
+//! position and on its inverse first fetches one side's entries of all living children; the
 //! other side's entries are fetched, in a second memory round, only for the children the
-//! first did not prune. Every survivor gets the same value as when both are read at once, so
-//! complete iterations generate the same nodes; fewer entries are fetched. With `sym48e4`
-//! and the position's entries first (one thread, the second and third positions of
-//! `optimal-17.txt`, AMD EPYC of 2026-11-24) it took 3.60 and 4.30 s against 5.44 and 5.26 s,
-//! and 3.66 and 3.72 s against 4.75 and 4.92 s.
+//! first did not prune. Every survivor gets the same value as when both are read at once.
 //!
-//! **Inverse first** ([`SearchOptions::inverse_first`], on by default) for a coset table of a
-//! subgroup that holds every half turn: the first round reads the inverse's entries, the
-//! second the position's. The inverse's entries of a node's children fill about one cache
-//! line per face: a half turn's child reads the node's own inverse entry, and the children
-//! by `m` and `m⁻¹` read one entry (their inverses differ by the half turn `m²` on the left),
-//! so only one index a face is computed. The position's entries are one line a child. Bound
-//! 16 of the second and third positions of `optimal-17.txt` (one thread, `sym48e4`, the same
-//! nodes): 0.90 and 0.88 s, 0.88 and 0.94 s inverse first, against 1.22–1.52 s position
-//! first in the same runs.
-//!
-//! Tried and dropped: skipping the position round when the parent's own value is two below the
-//! budget (a move changes a coset distance by at most one). With `sym48e0` it saved no time
-//! (bound 16 of that 17-mover, 509 M nodes: 23.8 and 23.5 s against 24.2 and 23.1 s); with
-//! `sym48e4` the rule does not even hold, since its entry is the coset distance of whichever
-//! conjugate the 48-reduction picks, and a child may pick another (1.5 % more nodes).
-//!
-//! Also tried and dropped, with `sym48e4` (bound 16 of the same two positions, one thread):
-//! giving the half-turn children the node's own inverse value instead of ranking the node's
-//! inverse (0.92 s against 0.93 s); three to eight lanes instead of four (0.94–1.04 s, no
-//! trend). About a third of the loop's time-samples fall right after the table prefetches;
-//! a separate test program on the same machine issuing random prefetches into 480 MB
-//! (2 MB pages) went no faster than one line per 13–14 ns, however many were in flight, so
-//! the loop is bounded by the misses it makes, and what pays is making fewer (keeping no
-//! corner coordinates for sets that do not read them spared 9 %).
+//! **Inverse first** ([`SearchOptions::inverse_first`]) for a coset table of a subgroup that
+//! holds every half turn: the first round reads the inverse's entries, the second the
+//! position's. The inverse's entries of a node's children fill about one cache line per face:
+//! a half turn's child reads the node's own inverse entry, and the children by `m` and `m⁻¹`
+//! read one entry (their inverses differ by the half turn `m²` on the left), so only one
+//! index a face is computed. The position's entries are one line a child.
 //!
 //! **Switching sides** ([`SearchOptions::switch_sides`], off by default). When every lookup is
 //! the coset table `sym48e0` read on the position and its inverse, a node may be extended on
@@ -47,36 +26,19 @@
 //! The solution is the position side's moves followed by the inverse side's, reversed and
 //! inverted. Each side keeps its own canonical-sequence rule; the side chosen for a node
 //! depends on the node and its path's sides alone, so no node is reached twice by making its
-//! two sides' moves in another order.
+//! two sides' moves in another order. It saves no nodes here, hence off.
 //!
-//! Why off: it does not pay here. Bound 15 (complete) of the first four positions of
-//! `optimal-17.txt`, one thread, nodes: never switching 21.8 M, 37.7 M, 32.3 M, 37.7 M; the
-//! larger side 23.5 M, 37.0 M, 33.2 M, 36.5 M; the smaller side 34.6 M, 52.1 M, 53.4 M,
-//! 54.4 M; H48's rule (the other side when this one's value equals the budget and the other's
-//! does not; nissy-core `solve_h48`) 26.0 M, 44.6 M on the first two. The cuts that rule
-//! enables (no half turn on the side opposite a tight one) are made below, without switching.
+//! **Half-turn cuts** ([`SearchOptions::half_turn_cuts`]). When the first lookup is a coset
+//! table of a subgroup that holds every half turn (`sym48e0`, `sym48e4`; `sym48e6`, whose
+//! index is a function of the all-edges coset, which holds them too), read on the position
+//! and its inverse, a half turn `m` leaves the inverse's entry as it is: `(P · m)⁻¹ = m · P⁻¹`
+//! lies in the coset of `P⁻¹`, and the index is the same. So each node keeps its own inverse
+//! value (read when it was a child); when that value exceeds the children's budget — the
+//! inverse side is tight — the half-turn children are dropped before either round. Their
+//! inverse entry is that value, so the same nodes are generated.
 //!
-//! **Half-turn cuts** ([`SearchOptions::half_turn_cuts`], on by default). When the first
-//! lookup is a coset table of a subgroup that holds every half turn (`sym48e0`, `sym48e4`;
-//! `sym48e6`, whose index is a function of the all-edges coset, which holds them too), read on
-//! the position and its inverse, a half turn `m` leaves the inverse's entry as it is:
-//! `(P · m)⁻¹ = m · P⁻¹` lies in the coset of `P⁻¹`, and the index is the same. So each
-//! node keeps its own inverse value (read when it was a child); when that value exceeds the
-//! children's budget — the inverse side is tight — the half-turn children are dropped
-//! before either round. Their inverse entry is that value, so the same nodes are generated.
-//! Measured with the position's entries read first (before "inverse first" above),
-//! where it spared about a third of that round's entries where the inverse is tight
-//! (counted on the second position of `optimal-17.txt`, bound 16: 7.1 M of 21.3 M children).
-//! One thread, `sym48e4`, AMD EPYC of 2026-11-24: bound 16 (complete, 26,101,510 nodes in
-//! both) 1.28 and 1.29 s against 1.76 and 1.54 s; on the third position (26,118,307 nodes)
-//! 1.21 and 1.39 s against 1.69 and 1.84 s. With the inverse read first, a half turn's
-//! inverse entry is the node's own, already cached: the cut spares little more than its index.
-//!
-//! With the cuts, H48's switching rule was tried again (extend the other side when this one
-//! is tight and the other is not, so that the tight side is the one a half turn keeps; both
-//! values read in the two rounds). Bound 16 of the same two positions: 27.6 M nodes in
-//! 1.25 s and 28.5 M in 1.29 s, against 26.1 M in 1.29 s and 26.1 M in 1.19 s without
-//! switching: no gain, so switching stays off and out of the two-round path.
+//! The loop is bounded by its cache misses (a random prefetch into a large table costs about
+//! one line per 13–14 ns here however many are in flight), so what pays is making fewer.
 
 use super::cut::raise_and_cut;
 use super::heuristic::{Heuristic, Lookup};
@@ -88,6 +50,7 @@ use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::pdb::Pattern;
 use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::successors::CornerSuccessors;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// One depth-first search of a work unit's subtree, in progress. A thread runs several lanes
@@ -345,7 +308,15 @@ impl<'a> Worker<'a> {
             let frame = &mut lane.frames[lane.depth];
             if let Some(m) = push_frame(&lane.exp, frame, self.corner_rows()) {
                 lane.path.push((m, lane.exp.node.flipped));
-                return Step::Solved(solution(&work.units[lane.unit].moves, &lane.path));
+                let moves = solution(&work.units[lane.unit].moves, &lane.path);
+                let Some(found) = work.collect else {
+                    return Step::Solved(moves);
+                };
+                // Collecting: the search goes on. The node's other children are at the bound
+                // too and cannot be solved (one move reaches solved), so its frame, cut short
+                // at the solved child, holds only leaves.
+                lane.path.pop();
+                found.lock().expect("lock").push((lane.unit, moves));
             }
             lane.depth += 1;
         }
@@ -365,6 +336,9 @@ impl<'a> Worker<'a> {
                 let Some(u) = work.units.get(i) else {
                     return Step::Done;
                 };
+                if work.has_enough_before(i) {
+                    return Step::Done;
+                }
                 lane.unit = i;
                 lane.g0 = u.moves.len() as u8;
                 lane.path.clear();
@@ -800,7 +774,30 @@ pub(super) struct Work<'w> {
     /// The nodes each unit took (same index as `units`), written by the lane that searched
     /// it once it is done; 0 for a unit not (completely) searched.
     pub(super) unit_nodes: &'w [AtomicU64],
+    /// When the search collects solutions ([`SearchOptions::solutions`] above 1): every
+    /// solution found, with its unit's index; the lanes go on after each.
+    pub(super) collect: Option<&'w FoundSolutions>,
+    /// Collecting: how many solutions are wanted.
+    pub(super) wanted: usize,
 }
+
+impl Work<'_> {
+    /// Collecting, are there already `wanted` solutions in units before unit `i`? Units are
+    /// taken in order, so every unit before `i` was taken and will be searched to its end:
+    /// the first `wanted` solutions in the units' order are then among theirs, and unit `i`
+    /// and the later ones need no search. (So the solutions kept are the same on any number
+    /// of threads.)
+    fn has_enough_before(&self, i: usize) -> bool {
+        self.wanted != super::ALL_SOLUTIONS
+            && self.collect.is_some_and(|found| {
+                let found = found.lock().expect("lock");
+                found.iter().filter(|(u, _)| *u < i).count() >= self.wanted
+            })
+    }
+}
+
+/// The solutions a collecting search found, each with the index of its unit.
+pub(super) type FoundSolutions = Mutex<Vec<(usize, Vec<Move>)>>;
 
 /// A work unit: a node at the split depth and the moves that lead to it.
 #[derive(Clone)]

@@ -44,6 +44,8 @@ pub struct OptimalConfig {
     /// Slack a coset value must leave for the fallbacks to be read
     /// ([`SearchOptions::fallback_slack`]).
     pub fallback_slack: u8,
+    /// How many optimal solutions to find ([`SearchOptions::solutions`]; 1 by default).
+    pub solutions: usize,
 }
 
 impl OptimalConfig {
@@ -60,6 +62,7 @@ impl OptimalConfig {
             node_order: self.node_order,
             split_depth: self.split_depth,
             fallback_slack: self.fallback_slack,
+            solutions: self.solutions,
             ..SearchOptions::default()
         }
     }

@@ -19,6 +19,15 @@ pub struct Outcome {
     pub detail: Detail,
 }
 
+/// Several optimal solutions of one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collected {
+    /// Canonical sequences, sorted (as [`SearchResult::solutions`]).
+    pub solutions: Vec<Vec<Move>>,
+    /// They are every optimal solution: all were asked for, or fewer exist than were asked.
+    pub complete: bool,
+}
+
 /// What one solver alone reports.
 #[derive(Clone, Debug)]
 pub enum Detail {
@@ -30,6 +39,9 @@ pub enum Detail {
         upper_bound: Option<usize>,
         interrupted: bool,
         iterations: Vec<Iteration>,
+        /// The optimal solutions collected when more than one was asked for
+        /// ([`crate::search::SearchOptions::solutions`]).
+        collected: Option<Collected>,
     },
     Twophase {
         /// A solution of at most the asked length was found in time.
@@ -42,8 +54,18 @@ pub enum Detail {
 }
 
 impl Outcome {
-    /// The optimal solver's outcome from its search result.
-    pub fn from_search(input: &str, r: SearchResult, upper_bound: Option<usize>) -> Outcome {
+    /// The optimal solver's outcome from its search result; `asked`: the solutions the search
+    /// was asked for ([`crate::search::SearchOptions::solutions`]).
+    pub fn from_search(
+        input: &str,
+        r: SearchResult,
+        upper_bound: Option<usize>,
+        asked: usize,
+    ) -> Outcome {
+        let collected = (asked > 1 && r.optimal).then_some(Collected {
+            complete: asked == crate::search::ALL_SOLUTIONS || r.solutions.len() < asked,
+            solutions: r.solutions,
+        });
         Outcome {
             input: input.to_string(),
             solution: r.solution,
@@ -55,6 +77,7 @@ impl Outcome {
                 upper_bound,
                 interrupted: r.interrupted,
                 iterations: r.iterations,
+                collected,
             },
         }
     }
@@ -145,21 +168,33 @@ impl Outcome {
         }
     }
 
-    /// Checks the solution on the position: the error names the solver and the input.
-    pub fn check(&self, cube: &Cube) -> Result<(), String> {
-        match &self.solution {
-            Some(s) if !super::solves(cube, s) => Err(format!(
-                "internal error: {} solution for {} does not solve it",
-                self.solver_title(),
-                self.input
-            )),
-            _ => Ok(()),
+    /// The optimal solutions collected, if more than one was asked for.
+    pub fn collected(&self) -> Option<&Collected> {
+        match &self.detail {
+            Detail::Optimal { collected, .. } => collected.as_ref(),
+            _ => None,
         }
+    }
+
+    /// Checks the solution on the position, and every collected one: the error names the
+    /// solver and the input.
+    pub fn check(&self, cube: &Cube) -> Result<(), String> {
+        let collected = self.collected().map_or(&[][..], |c| &c.solutions[..]);
+        if (self.solution.iter().chain(collected)).all(|s| super::solves(cube, s)) {
+            return Ok(());
+        }
+        Err(format!(
+            "internal error: {} solution for {} does not solve it",
+            self.solver_title(),
+            self.input
+        ))
     }
 
     /// The outcome as one JSON object: `input, solver, solution, length, optimal, nodes,
     /// seconds`, plus `lower_bound, upper_bound, nodes_per_second, interrupted, iterations`
-    /// (optimal), `within_max_length` (two-phase) or `phase_lengths` (Thistlethwaite).
+    /// (optimal; with several solutions asked for, `solutions`, and `optimal_solutions`, their
+    /// number, once they are all), `within_max_length` (two-phase) or `phase_lengths`
+    /// (Thistlethwaite).
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = serde_json::json!({
             "input": self.input,
@@ -176,8 +211,15 @@ impl Outcome {
                 upper_bound,
                 interrupted,
                 iterations,
+                collected,
                 ..
             } => {
+                if let Some(c) = collected {
+                    v["solutions"] = c.solutions.iter().map(|s| format_moves(s)).collect();
+                    if c.complete {
+                        v["optimal_solutions"] = serde_json::json!(c.solutions.len());
+                    }
+                }
                 v["lower_bound"] = serde_json::json!(lower_bound);
                 v["upper_bound"] = serde_json::json!(upper_bound);
                 v["nodes_per_second"] = serde_json::json!(self.rate().round());

@@ -84,6 +84,19 @@ pub struct SolveArgs {
     /// results; 0 reads them for every node the coset table leaves, a large N never.
     #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]
     fallback_slack: u8,
+    /// Optimal solver: every optimal solution, not only the first (the last iteration is
+    /// searched to its end). Canonical sequences: no face twice in a row, and two turns of
+    /// opposite faces in one order only (`U D`, never `D U`), so no solution is listed twice;
+    /// sorted, the same list on any number of threads.
+    #[arg(long, conflicts_with_all = ["solutions", "count"])]
+    all: bool,
+    /// Optimal solver: the first N optimal solutions in the search's order of work units (the
+    /// same N on any number of threads), sorted; fewer when fewer exist.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    solutions: Option<u64>,
+    /// Optimal solver: only the number of optimal solutions (as --all, without the list).
+    #[arg(long, conflicts_with = "solutions")]
+    count: bool,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -97,6 +110,17 @@ pub struct SolveArgs {
     predict_samples: u64,
     #[command(flatten)]
     tables: TableArgs,
+}
+
+impl SolveArgs {
+    /// The optimal solutions asked for ([`SearchOptions::solutions`]).
+    fn solutions_asked(&self) -> usize {
+        match self.solutions {
+            _ if self.all || self.count => optcube::search::ALL_SOLUTIONS,
+            Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+            None => 1,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -160,10 +184,18 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
 }
 
 pub fn run(args: SolveArgs) -> Result<i32, Failure> {
-    if args.predict && args.solver != SolverKind::Optimal {
-        return Err(Failure(
-            "--predict applies to the optimal solver only".into(),
-        ));
+    if args.solver != SolverKind::Optimal {
+        let optimal_only = [
+            (args.predict, "--predict"),
+            (args.all, "--all"),
+            (args.solutions.is_some(), "--solutions"),
+            (args.count, "--count"),
+        ];
+        if let Some((_, flag)) = optimal_only.iter().find(|(given, _)| *given) {
+            return Err(Failure(format!(
+                "{flag} applies to the optimal solver only"
+            )));
+        }
     }
     let inputs = positions(&args)?;
     match args.solver {
@@ -193,6 +225,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         node_order: !args.no_node_order,
         split_depth: args.split_depth,
         fallback_slack: args.fallback_slack,
+        solutions: args.solutions_asked(),
     };
     let opts = config.search_options();
     let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
@@ -249,7 +282,12 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         } else {
             solver.solve(cube, &opts, &INTERRUPTED)
         };
-        Ok(Outcome::from_search(input, r, upper.map(|(s, _)| s.len())))
+        Ok(Outcome::from_search(
+            input,
+            r,
+            upper.map(|(s, _)| s.len()),
+            opts.solutions,
+        ))
     })
 }
 

@@ -26,6 +26,10 @@ pub fn status(o: &Outcome) -> i32 {
 pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&SetLabel>) {
     if args.json {
         let mut v = o.to_json();
+        if args.count {
+            // Only their number was asked for.
+            v.as_object_mut().map(|m| m.remove("solutions"));
+        }
         if let Some(s) = set {
             v["set"] = serde_json::json!(s.name);
             if let Some(r) = &s.reason {
@@ -84,6 +88,20 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             }
         }
         (None, _) => println!("no solution found within {} s", args.timeout),
+    }
+    if let Some(c) = o.collected() {
+        let n = c.solutions.len();
+        let what = match (args.count, c.complete) {
+            (true, _) => String::new(),
+            (false, true) => " (all)".into(),
+            (false, false) => format!(" (the first {n} asked for; there may be more)"),
+        };
+        println!("optimal solutions: {n}{what}");
+        if !args.count {
+            for s in &c.solutions {
+                println!("  {}", format_moves(s));
+            }
+        }
     }
     match &o.detail {
         Detail::Optimal { iterations, .. } => {

@@ -33,6 +33,10 @@ pub struct LengthsArgs {
     /// Random L-move scrambles instead of uniformly random positions (quick studies, tests).
     #[arg(long, value_name = "L")]
     moves: Option<u32>,
+    /// Also count each position's optimal solutions (canonical sequences, as `solve --count`;
+    /// the last iteration is searched to its end): field `optimal_solutions` of each line.
+    #[arg(long)]
+    count_solutions: bool,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -109,6 +113,11 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 node_order: true,
                 split_depth: SearchOptions::default().split_depth,
                 fallback_slack: SearchOptions::default().fallback_slack,
+                solutions: if args.count_solutions {
+                    optcube::search::ALL_SOLUTIONS
+                } else {
+                    1
+                },
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
@@ -139,7 +148,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                         )));
                     }
                 };
-                let record = Record::new(
+                let mut record = Record::new(
                     &study,
                     &set,
                     count,
@@ -150,6 +159,16 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                     opts.threads,
                     args.dual,
                 );
+                if args.count_solutions {
+                    // Each counted solution is checked on the position, as the one recorded.
+                    if !r.solutions.iter().all(|s| optcube::solvers::solves(&p.cube, s)) {
+                        return Err(Failure(format!(
+                            "internal error: position {}: a collected solution does not solve it",
+                            p.index
+                        )));
+                    }
+                    record.optimal_solutions = Some(r.solutions.len() as u64);
+                }
                 record
                     .check()
                     .map_err(|e| Failure(format!("internal error: position {}: {e}", p.index)))?;
@@ -157,8 +176,13 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 line += 1;
                 done.add_record(&out, line, &record, args.shard)?;
                 finished += 1;
+                let counted = record
+                    .optimal_solutions
+                    .map_or(String::new(), |n| {
+                        format!(", {n} optimal solution{}", if n == 1 { "" } else { "s" })
+                    });
                 progress.println(&format!(
-                    "lengths: position {}: {} moves, {:.3} s, {} nodes ({finished}/{total})",
+                    "lengths: position {}: {} moves{counted}, {:.3} s, {} nodes ({finished}/{total})",
                     p.index,
                     solution.len(),
                     r.seconds,

@@ -11,6 +11,7 @@
 use crate::cli::Failure;
 use optcube::stats::study::{
     Agreement, Collection, Shard, cost_table, lengths_csv, lengths_table, read_file,
+    solution_counts_csv, solution_counts_table,
 };
 use std::path::PathBuf;
 
@@ -112,6 +113,31 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
         md += "\n";
         md += &optcube::stats::study::compare::comparison_md(&summary);
     }
+    // Counted optimal solutions (`stats lengths --count-solutions`): their distribution per
+    // optimal length, as a table, a CSV and a bar chart.
+    let counts = all.solution_counts();
+    let mut written = vec![csv_path.clone(), md_path.clone()];
+    if !counts.is_empty() {
+        let counted: usize = counts.values().map(Vec::len).sum();
+        let csv = solution_counts_csv(&counts);
+        let csv_path = args.out_dir.join(format!("{name}-solutions.csv"));
+        let svg_path = args.out_dir.join(format!("{name}-solutions.svg"));
+        write(&csv_path, &csv)?;
+        let data = optcube::stats::plot::parse_csv(&csv_path, &csv)
+            .map_err(|e| Failure(format!("internal error: {e}")))?;
+        let title = format!("Optimal solutions per position ({name})");
+        write(&svg_path, &optcube::stats::plot::svg(&data, &title, false))?;
+        md += &format!(
+            "\n## Number of optimal solutions\n\nCanonical sequences (no face twice in a row; \
+             of two opposite faces, one order only), counted for {counted} of the {} positions \
+             by `stats lengths --count-solutions`. Fractions per length: \
+             [`{name}-solutions.csv`]({name}-solutions.csv), \
+             [`{name}-solutions.svg`]({name}-solutions.svg).\n\n",
+            all.len()
+        );
+        md += &solution_counts_table(&counts);
+        written.extend([csv_path, svg_path]);
+    }
     if let Some(section) = against {
         md += "\n";
         md += &section;
@@ -119,11 +145,12 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     write(&md_path, &md)?;
 
     print_summary(&all, &missing, None);
-    eprintln!(
-        "summarize: wrote {} and {}",
-        csv_path.display(),
-        md_path.display()
-    );
+    if !counts.is_empty() {
+        println!("optimal solutions per position:");
+        print!("{}", solution_counts_table(&counts));
+    }
+    let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    eprintln!("summarize: wrote {}", names.join(", "));
     Ok(0)
 }
 

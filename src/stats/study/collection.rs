@@ -166,6 +166,19 @@ impl Collection {
         by.into_values().collect()
     }
 
+    /// The numbers of optimal solutions of the positions that counted them
+    /// ([`Record::optimal_solutions`]), sorted, by optimal length.
+    pub fn solution_counts(&self) -> BTreeMap<usize, Vec<u64>> {
+        let mut by: BTreeMap<usize, Vec<u64>> = BTreeMap::new();
+        for r in self.records() {
+            if let Some(n) = r.optimal_solutions {
+                by.entry(r.length).or_default().push(n);
+            }
+        }
+        by.values_mut().for_each(|v| v.sort_unstable());
+        by
+    }
+
     /// The batch summary of the finished positions.
     pub fn summary(&self) -> BatchSummary {
         let mut b = BatchSummary::new();
@@ -368,3 +381,64 @@ pub fn lengths_table(summary: &BatchSummary) -> String {
 }
 
 const QUANTILES: [f64; 4] = [0.5, 0.9, 0.99, 1.0];
+
+/// The distribution of the number of optimal solutions ([`Collection::solution_counts`]) as a
+/// Markdown table: per optimal length and in all, the positions counted, the mean, and the
+/// minimum, quartiles, 90th percentile and maximum (nearest rank: exact values of the sample).
+pub fn solution_counts_table(counts: &BTreeMap<usize, Vec<u64>>) -> String {
+    let mut s = String::from(
+        "| length | positions | mean | min | p25 | median | p75 | p90 | max |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut row = |label: String, v: &[u64]| {
+        let mean = v.iter().sum::<u64>() as f64 / v.len() as f64;
+        s += &format!("| {label} | {} | {mean:.2} |", v.len());
+        for q in [0.0, 0.25, 0.5, 0.75, 0.9, 1.0] {
+            s += &format!(" {} |", nearest_rank(v, q));
+        }
+        s += "\n";
+    };
+    for (len, v) in counts {
+        row(len.to_string(), v);
+    }
+    let mut all: Vec<u64> = counts.values().flatten().copied().collect();
+    all.sort_unstable();
+    if !all.is_empty() {
+        row("all".into(), &all);
+    }
+    s
+}
+
+/// The value at quantile `q` of sorted, non-empty `v` (nearest rank: the smallest value with
+/// at least a fraction `q` of the sample at or below it).
+fn nearest_rank(v: &[u64], q: f64) -> u64 {
+    let rank = (q * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
+/// The distribution as CSV for a bar chart (`stats plot`): rows are ranges of the number of
+/// solutions (1, 2, 3–4, 5–8, … doubling), columns the fraction of each optimal length's
+/// positions in that range.
+pub fn solution_counts_csv(counts: &BTreeMap<usize, Vec<u64>>) -> String {
+    let max = counts.values().flatten().copied().max().unwrap_or(1);
+    let mut s = String::from("optimal solutions");
+    for len in counts.keys() {
+        s += &format!(",length {len}");
+    }
+    s += "\n";
+    let (mut lo, mut hi) = (1u64, 1u64);
+    while lo <= max {
+        s += &if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}-{hi}")
+        };
+        for v in counts.values() {
+            let n = v.iter().filter(|&&x| (lo..=hi).contains(&x)).count();
+            s += &format!(",{:.4}", n as f64 / v.len() as f64);
+        }
+        s += "\n";
+        (lo, hi) = (hi + 1, 2 * hi);
+    }
+    s
+}

@@ -31,6 +31,7 @@ mod tests;
 
 pub use collection::{
     Agreement, Collection, RatioSummary, SetupCost, cost_table, lengths_csv, lengths_table,
+    solution_counts_csv, solution_counts_table,
 };
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};

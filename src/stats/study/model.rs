@@ -141,6 +141,10 @@ pub struct Record {
     pub seconds: f64,
     pub threads: usize,
     pub dual: bool,
+    /// How many optimal solutions the position has (canonical sequences), when they were
+    /// counted (`stats lengths --count-solutions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optimal_solutions: Option<u64>,
 }
 
 impl Record {
@@ -169,6 +173,9 @@ impl Record {
         }
         if !self.optimal {
             return Err("not proved optimal (\"optimal\": false)".into());
+        }
+        if self.optimal_solutions == Some(0) {
+            return Err("\"optimal_solutions\": 0, but a solution is recorded".into());
         }
         if self.index >= self.count {
             return Err(format!(
@@ -207,6 +214,7 @@ impl Record {
             seconds,
             threads,
             dual,
+            optimal_solutions: None,
         }
     }
 }

@@ -347,3 +347,41 @@ fn agreement_compares_the_common_positions() {
         None
     );
 }
+
+/// The solution-count distribution: per length and in all, nearest-rank quantiles and the
+/// mean; the CSV's doubling ranges hold each length's fractions; a record with a count keeps
+/// it through JSON, and one without has none.
+#[test]
+fn solution_counts_are_summarized() {
+    use super::{solution_counts_csv, solution_counts_table};
+    let counts: BTreeMap<usize, Vec<u64>> =
+        [(16, vec![1, 1, 2, 3, 4, 8]), (17, vec![1, 5, 9, 20])].into();
+    let table = solution_counts_table(&counts);
+    assert!(
+        table.contains("| 16 | 6 | 3.17 | 1 | 1 | 2 | 4 | 8 | 8 |"),
+        "{table}"
+    );
+    assert!(
+        table.contains("| 17 | 4 | 8.75 | 1 | 1 | 5 | 9 | 20 | 20 |"),
+        "{table}"
+    );
+    assert!(
+        table.contains("| all | 10 | 5.40 | 1 | 1 | 3 | 8 | 9 | 20 |"),
+        "{table}"
+    );
+    let csv = solution_counts_csv(&counts);
+    assert_eq!(
+        csv,
+        "optimal solutions,length 16,length 17\n\
+         1,0.3333,0.2500\n2,0.1667,0.0000\n3-4,0.3333,0.0000\n5-8,0.1667,0.2500\n\
+         9-16,0.0000,0.2500\n17-32,0.0000,0.2500\n"
+    );
+    let mut r = record(3);
+    assert!(!line(3).contains("optimal_solutions"));
+    r.optimal_solutions = Some(4);
+    let back: Record = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back.optimal_solutions, Some(4));
+    assert_eq!(r.check(), Ok(()));
+    r.optimal_solutions = Some(0);
+    assert!(r.check().is_err());
+}
