@@ -862,3 +862,62 @@ fn all_optimal_solutions_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--count applies to the optimal solver only"));
 }
+
+/// `--moveset`: optimal within the subset (the <R,U> solution of a <R,U> position uses only R
+/// and U turns and may be longer than the 18-turn one), `moveset` in the JSON as read; a
+/// position the subset cannot reach is refused naming why, a bad token is named, and the flag
+/// goes with neither `--all` nor another solver.
+#[test]
+fn moveset_solves_within_the_subset() {
+    let dir = korf6_dir();
+    let scramble = "R U R' U R U2 R' U'";
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    let (v, _) = optcube_json(&[
+        "solve",
+        scramble,
+        "--moveset",
+        "R U R' U'",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+        "--json",
+    ]);
+    assert_eq!(v["moveset"], "U R"); // faces in the order U R F D L B
+    let s = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+    assert!(cube.apply_seq(&s).is_solved());
+    assert!(
+        s.iter()
+            .all(|m| "RU".contains(m.to_string().chars().next().unwrap()))
+    );
+    assert!(s.len() as u8 >= ball().distance(&cube).unwrap() && v["optimal"] == true);
+    let o = optcube(&[
+        "solve",
+        "R U F",
+        "--moveset",
+        "R U",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the move set U R cannot solve it"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["solve", "R U", "--moveset", "R Q", "--pdb-dir", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"Q\""), "{}", stderr(&o));
+    let o = optcube(&[
+        "solve",
+        "R U",
+        "--moveset",
+        "R U",
+        "--all",
+        "--pdb-dir",
+        dir,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

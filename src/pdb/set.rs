@@ -74,11 +74,8 @@ pub fn set_names() -> String {
     v.join(", ")
 }
 
-/// The sets `solve` prefers when none is named, fastest first: on the first position of
-/// `optimal-17.txt` (one thread, inverse probes) the complete iteration of bound 16 took 1.5 s
-/// with `sym48e4` (a 478 MB table), 2.5 s with `huge` (2.3 GB), 18.4 s with `sym48` (a 30 MB
-/// table, 39 MB resident) and 39 s with `korf` (784 MB). `sym48e6` (1.9 GB) generates about a
-/// quarter of `sym48e4`'s nodes (`docs/tables.md`, "The `sym48e6` table"). With their fallbacks the
+/// The sets `solve` prefers when none is named, fastest first, as measured on random 17-movers
+/// (`results/memory-choices.md`; `docs/tables.md`, "The `sym48e6` table"). With their fallbacks the
 /// coset sets are also faster than `korf` in and near their subgroup
 /// (`results/solve-bench-structured.md`), so a coset set present always goes first.
 pub const SOLVE_PREFERENCE: [&str; 5] = ["sym48e6", "sym48e4", "huge", "sym48", "korf"];

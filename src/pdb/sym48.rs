@@ -49,8 +49,7 @@ pub struct Sym48Space {
     class_sym: Vec<u32>,
     /// `(S_s, S_s⁻¹)`'s edges, corners unmoved, as cubes: conjugating a position's edges by
     /// two compositions is cheaper in the search than a lookup in the 3.3 MB table
-    /// `SliceSep::conj`, which does not stay in cache (bound 15 of the first 17-mover of the
-    /// benchmark: 1.19 s with the lookup, 1.15 s without).
+    /// `SliceSep::conj`, which does not stay in cache (`results/memory-choices.md`).
     sym_edges: [(Cube, Cube); 48],
 }
 

@@ -422,12 +422,9 @@ pub fn histogram_mean(h: &[u64]) -> f64 {
 }
 
 /// `len` bytes (at least one) of zeroed anonymous memory advised to use huge pages, for the
-/// tables the search reads at random: 2 MB pages spare most of its TLB misses.
-///
-/// Measured with `sym48e4` (bound 16 of the second and third positions of `optimal-17.txt`,
-/// one thread, AMD EPYC under KVM, 2026-11-24): 1.23–1.35 s in 2 MB pages, 1.63–1.69 s with
-/// transparent huge pages off (4 KB pages); one 1 GB hugetlb page for the whole table gave
-/// 1.21–1.27 s, no further gain, so the crate does not ask for them.
+/// tables the search reads at random: 2 MB pages spare most of its TLB misses (about a fifth of
+/// the search time with `sym48e4`); 1 GB pages gained nothing more, so the crate does not ask
+/// for them (`results/memory-choices.md`).
 pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
     let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
     #[cfg(target_os = "linux")]
@@ -436,9 +433,8 @@ pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> 
 }
 
 /// Asks the CPU to start loading the cache line at `p` (a hint: never faults, any address).
-/// Into every cache level: for the table lookups of the same runs as [`huge_page_memory`]'s,
-/// a hint for the outer levels only (T2) read no faster (1.27–1.36 s against 1.23–1.35 s) and
-/// a non-temporal one (NTA) slower (1.39–1.70 s).
+/// Into every cache level: a hint for the outer levels only (T2) read no faster, and a
+/// non-temporal one (NTA) slower (`results/memory-choices.md`).
 #[inline(always)]
 pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]

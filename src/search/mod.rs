@@ -7,6 +7,7 @@ pub mod ida;
 mod node;
 pub mod options;
 mod rotations;
+pub mod subset;
 mod worker;
 
 pub use heuristic::Heuristic;

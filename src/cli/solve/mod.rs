@@ -9,6 +9,7 @@ use super::{Failure, TableArgs};
 use model::Model;
 use optcube::cube::{Cube, Move, format_moves, looks_like_facelets, parse_moves, parse_position};
 use optcube::progress::ProgressMode;
+use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::solvers::outcome::Outcome;
@@ -97,6 +98,12 @@ pub struct SolveArgs {
     /// Optimal solver: only the number of optimal solutions (as --all, without the list).
     #[arg(long, conflicts_with = "solutions")]
     count: bool,
+    /// Optimal solver: solve with these turns only, optimally among the sequences they make:
+    /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). A position
+    /// they cannot reach is refused where a cheap exact test shows it; otherwise the search
+    /// stops at --max-depth. Runs on one thread.
+    #[arg(long, value_name = "TURNS", conflicts_with_all = ["all", "solutions", "count"])]
+    moveset: Option<String>,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -190,6 +197,7 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
             (args.all, "--all"),
             (args.solutions.is_some(), "--solutions"),
             (args.count, "--count"),
+            (args.moveset.is_some(), "--moveset"),
         ];
         if let Some((_, flag)) = optimal_only.iter().find(|(given, _)| *given) {
             return Err(Failure(format!(
@@ -228,7 +236,28 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         solutions: args.solutions_asked(),
     };
     let opts = config.search_options();
-    let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
+    let moveset = args
+        .moveset
+        .as_deref()
+        .map(MoveSet::parse)
+        .transpose()
+        .map_err(Failure)?;
+    // Refused before any table is loaded: what the move set cannot reach.
+    if let Some(set) = &moveset {
+        for (input, cube) in inputs {
+            if let Some(why) = set.unreachable(cube) {
+                return Err(Failure(format!(
+                    "{input}: the move set {set} cannot solve it: {why}"
+                )));
+            }
+        }
+    }
+    // A two-phase solution uses every turn: no bound for a move set.
+    let uppers = if moveset.is_some() {
+        vec![None; inputs.len()]
+    } else {
+        upper_bounds(args, &dir, inputs, opts.threads)?
+    };
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let h = solver.heuristic();
     let names: Vec<String> = h.tables().iter().map(|(p, _)| p.to_string()).collect();
@@ -268,7 +297,9 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             let _ = std::io::stdout().flush();
         }
         // On a terminal, each iteration is shown as it runs: a proof can take minutes.
-        let r = if live {
+        let r = if let Some(set) = &moveset {
+            optcube::search::subset::solve_in(h, cube, set, &opts, &INTERRUPTED)
+        } else if live {
             let start = std::time::Instant::now();
             solver.solve_observed(cube, &opts, &INTERRUPTED, &mut |p| match p {
                 IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),

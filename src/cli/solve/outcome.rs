@@ -26,6 +26,11 @@ pub fn status(o: &Outcome) -> i32 {
 pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&SetLabel>) {
     if args.json {
         let mut v = o.to_json();
+        if let Some(m) = &args.moveset {
+            // As read: `R U` for "R U R' U'".
+            let set = optcube::search::subset::MoveSet::parse(m).expect("checked before solving");
+            v["moveset"] = serde_json::json!(set.to_string());
+        }
         if args.count {
             // Only their number was asked for.
             v.as_object_mut().map(|m| m.remove("solutions"));
@@ -82,8 +87,13 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
                 println!("interrupted: no solution of fewer than {lower_bound} moves exists")
             } else {
                 println!(
-                    "no solution of <= {} moves exists (lower bound {lower_bound})",
-                    args.max_depth
+                    "no solution of <= {} moves exists{} (lower bound {lower_bound})",
+                    args.max_depth,
+                    if args.moveset.is_some() {
+                        " in the move set, which may not reach the position                          (--max-depth raises the limit)"
+                    } else {
+                        ""
+                    }
                 )
             }
         }
