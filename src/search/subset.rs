@@ -489,6 +489,48 @@ mod tests {
         }
     }
 
+    /// The 100 positions of `benches/positions/ru-100.txt` solved in `<R,U>` with `korf6` have
+    /// their exact `<R,U>` distance: breadth-first to 10 turns (about 1.5 M positions), then
+    /// walks of up to 10 turns that alternate faces (so exact to 20). Ignored by default (about
+    /// a minute); prints each distance.
+    #[test]
+    #[ignore]
+    fn ru_benchmark_lengths_are_exact() {
+        let set = MoveSet::parse("R U").unwrap();
+        let ball = SubsetBall::new(set, 10);
+        let text = std::fs::read_to_string("benches/positions/ru-100.txt").unwrap();
+        let stop = AtomicBool::new(false);
+        let opts = SearchOptions {
+            max_depth: 30,
+            ..SearchOptions::default()
+        };
+        let faces = [[0, 1, 2], [3, 4, 5]].map(|f| f.map(Move::from_index));
+        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+            let c = Cube::from_moves(&parse_moves(line).unwrap());
+            // Walks that alternate faces, layer by layer: (position, face of the last turn).
+            let mut best = u8::MAX;
+            let mut layer = vec![(c, 2usize)];
+            for k in 0..=10u8 {
+                for (x, _) in &layer {
+                    if let Some(&d) = ball.dist.get(x) {
+                        best = best.min(k + d);
+                    }
+                }
+                layer = (layer.iter())
+                    .flat_map(|&(x, last)| {
+                        (0..2)
+                            .filter(move |&f| f != last)
+                            .flat_map(move |f| faces[f].map(|m| (x.apply(m), f)))
+                    })
+                    .collect();
+            }
+            assert!(best <= 20, "position {i}: beyond 20");
+            let r = solve_in(crate::testing::korf6(), &c, &set, &opts, &stop);
+            assert_eq!(r.solution.unwrap().len() as u8, best, "position {i}");
+            println!("ru-100 {i} {best}");
+        }
+    }
+
     /// Positions outside a subset's reach are named by the cheap tests.
     #[test]
     fn unreachable_positions_are_named() {
