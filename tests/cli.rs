@@ -858,6 +858,25 @@ fn all_optimal_solutions_on_the_command_line() {
     let out = stdout(&o);
     assert!(out.contains("optimal solutions: 6 (all)"), "{out}");
     assert!(out.contains("\n  F2 B2 R2 L2 U2 D2\n"), "{out}");
+    // Up to symmetry: the checkerboard's six solutions are one class.
+    let (v, _) = optcube_json(&[
+        "solve",
+        "F2 B2 R2 L2 U2 D2",
+        "--all",
+        "--unique",
+        "symmetry",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        dir,
+        "--json",
+    ]);
+    assert_eq!(v["optimal_solutions"].as_u64(), Some(6));
+    assert_eq!(v["symmetry_classes"].as_u64(), Some(1));
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 1);
+    let o = optcube(&["solve", "R U", "--unique", "symmetry", "--pdb-dir", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--unique needs --all or --count"));
     let o = optcube(&["solve", "R U", "--solver", "twophase", "--count"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--count applies to the optimal solver only"));

@@ -192,6 +192,59 @@ pub(super) fn stabilizer(p: &Cube) -> Vec<usize> {
     (1..48).filter(|&s| syms.conj_cube(p, s) == *p).collect()
 }
 
+/// The optimal solutions `all` of `p` (every canonical one, as a collecting search gives them)
+/// grouped into classes under the position's own symmetries: a symmetry `S` with
+/// `S P S⁻¹ = P` maps a solution `M` to `S M S⁻¹`, and one with `S P S⁻¹ = P⁻¹` to
+/// `S M⁻¹ S⁻¹` (both solve `P` in as many moves), each rewritten in canonical order (opposite
+/// faces lower first). Returns the least solution of each class, sorted. Every image must be in
+/// `all`, or `Err` says which is missing (the list was not complete).
+pub fn symmetry_classes(p: &Cube, all: &[Vec<Move>]) -> Result<Vec<Vec<Move>>, String> {
+    let syms = symmetries();
+    let inverse = p.inverse();
+    // (symmetry, maps through the inverse)
+    let mut maps: Vec<(usize, bool)> = Vec::new();
+    for s in 0..48 {
+        let c = syms.conj_cube(p, s);
+        if s > 0 && c == *p {
+            maps.push((s, false));
+        }
+        if c == inverse {
+            maps.push((s, true));
+        }
+    }
+    let known: std::collections::HashSet<&[Move]> = all.iter().map(|s| s.as_slice()).collect();
+    let mut reps = std::collections::BTreeSet::new();
+    for m in all {
+        let mut least = m.clone();
+        for &(s, through_inverse) in &maps {
+            let source = if through_inverse {
+                crate::cube::invert_sequence(m)
+            } else {
+                m.clone()
+            };
+            let mut image: Vec<Move> = (source.iter())
+                .map(|x| Move::from_index(syms.move_conj[s][x.index()] as usize))
+                .collect();
+            // Opposite faces in canonical order: the lower face first.
+            for k in 1..image.len() {
+                if image[k].face_index() + 3 == image[k - 1].face_index() {
+                    image.swap(k - 1, k);
+                }
+            }
+            if !known.contains(image.as_slice()) {
+                return Err(format!(
+                    "the image {} of {} is not among the solutions",
+                    crate::cube::format_moves(&image),
+                    crate::cube::format_moves(m)
+                ));
+            }
+            least = least.min(image);
+        }
+        reps.insert(least);
+    }
+    Ok(reps.into_iter().collect())
+}
+
 /// The units, in order, without those whose position is the image of an earlier kept unit's
 /// position under a symmetry of `stab` (or equal to it); a kept unit that stands for dropped
 /// ones may begin with either order of opposite faces ([`Unit::any_first_order`]).

@@ -11,7 +11,7 @@ pub mod subset;
 mod worker;
 
 pub use heuristic::Heuristic;
-pub use ida::{IterationEvent, solve, solve_observed};
+pub use ida::{IterationEvent, solve, solve_observed, symmetry_classes};
 pub use options::{ALL_SOLUTIONS, Iteration, SearchOptions, SearchResult};
 
 #[cfg(test)]

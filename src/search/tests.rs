@@ -731,3 +731,42 @@ fn all_optimal_solutions_match_brute_force() {
         "only {several} positions had more than one optimal solution"
     );
 }
+
+/// Classes of optimal solutions under the position's symmetries (and symmetry × inversion):
+/// the checkerboard's six solutions (the orders of its three axes) are one class; a position
+/// with no symmetry keeps every solution; each class's orbit lies in the list, so an
+/// incomplete list is refused.
+#[test]
+fn optimal_solutions_up_to_symmetry() {
+    use super::{ALL_SOLUTIONS, symmetry_classes};
+    let all = |c: &Cube| {
+        let opts = SearchOptions {
+            solutions: ALL_SOLUTIONS,
+            ..SearchOptions::default()
+        };
+        solve(h(), c, &opts, &NO_STOP).solutions
+    };
+    let checkerboard = Cube::from_moves(&parse_moves("U2 D2 F2 B2 L2 R2").unwrap());
+    let list = all(&checkerboard);
+    assert_eq!(list.len(), 6);
+    assert_eq!(symmetry_classes(&checkerboard, &list).unwrap().len(), 1);
+    assert!(symmetry_classes(&checkerboard, &list[..5]).is_err());
+    // Six spots: symmetric, several classes, fewer than solutions.
+    let spots = Cube::from_moves(&parse_moves("U D' R L' F B' U D'").unwrap());
+    let list = all(&spots);
+    let classes = symmetry_classes(&spots, &list).unwrap();
+    assert!(classes.len() < list.len() && classes.iter().all(|c| list.contains(c)));
+    // No symmetry: every solution is its own class.
+    let mut rng = Rng::new(5);
+    let mut plain = 0;
+    for _ in 0..6 {
+        let c = random_walk(&mut rng, 7);
+        if !super::ida::stabilizer(&c).is_empty() || c == c.inverse() {
+            continue;
+        }
+        let list = all(&c);
+        assert_eq!(symmetry_classes(&c, &list).unwrap(), list);
+        plain += 1;
+    }
+    assert!(plain > 0);
+}

@@ -26,6 +26,29 @@ pub struct Collected {
     pub solutions: Vec<Vec<Move>>,
     /// They are every optimal solution: all were asked for, or fewer exist than were asked.
     pub complete: bool,
+    /// `Some(n)`: `solutions` holds one of each class under the position's own symmetries
+    /// ([`crate::search::symmetry_classes`]) of the `n` optimal solutions.
+    pub up_to_symmetry: Option<usize>,
+}
+
+impl Collected {
+    /// Keeps one solution of each class under the position's symmetries (every optimal
+    /// solution must be here); `Err` if the list is not complete.
+    pub fn to_classes(&mut self, cube: &Cube) -> Result<(), String> {
+        if !self.complete {
+            return Err("classes need every optimal solution (--all or --count)".into());
+        }
+        let reps = crate::search::symmetry_classes(cube, &self.solutions)?;
+        self.up_to_symmetry = Some(self.solutions.len());
+        self.solutions = reps;
+        Ok(())
+    }
+
+    /// The number of optimal solutions, when all were found.
+    pub fn count(&self) -> Option<usize> {
+        self.up_to_symmetry
+            .or(self.complete.then_some(self.solutions.len()))
+    }
 }
 
 /// What one solver alone reports.
@@ -65,6 +88,7 @@ impl Outcome {
         let collected = (asked > 1 && r.optimal).then_some(Collected {
             complete: asked == crate::search::ALL_SOLUTIONS || r.solutions.len() < asked,
             solutions: r.solutions,
+            up_to_symmetry: None,
         });
         Outcome {
             input: input.to_string(),
@@ -168,6 +192,14 @@ impl Outcome {
         }
     }
 
+    /// The collected solutions, to change (see [`Collected::to_classes`]).
+    pub fn collected_mut(&mut self) -> Option<&mut Collected> {
+        match &mut self.detail {
+            Detail::Optimal { collected, .. } => collected.as_mut(),
+            _ => None,
+        }
+    }
+
     /// The optimal solutions collected, if more than one was asked for.
     pub fn collected(&self) -> Option<&Collected> {
         match &self.detail {
@@ -193,7 +225,7 @@ impl Outcome {
     /// The outcome as one JSON object: `input, solver, solution, length, optimal, nodes,
     /// seconds`, plus `lower_bound, upper_bound, nodes_per_second, interrupted, iterations`
     /// (optimal; with several solutions asked for, `solutions`, and `optimal_solutions`, their
-    /// number, once they are all), `within_max_length` (two-phase) or `phase_lengths`
+    /// number, once they are all; with classes, `symmetry_classes`), `within_max_length` (two-phase) or `phase_lengths`
     /// (Thistlethwaite).
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = serde_json::json!({
@@ -216,8 +248,11 @@ impl Outcome {
             } => {
                 if let Some(c) = collected {
                     v["solutions"] = c.solutions.iter().map(|s| format_moves(s)).collect();
-                    if c.complete {
-                        v["optimal_solutions"] = serde_json::json!(c.solutions.len());
+                    if let Some(n) = c.count() {
+                        v["optimal_solutions"] = serde_json::json!(n);
+                    }
+                    if c.up_to_symmetry.is_some() {
+                        v["symmetry_classes"] = serde_json::json!(c.solutions.len());
                     }
                 }
                 v["lower_bound"] = serde_json::json!(lower_bound);

@@ -98,6 +98,11 @@ pub struct SolveArgs {
     /// Optimal solver: only the number of optimal solutions (as --all, without the list).
     #[arg(long, conflicts_with = "solutions")]
     count: bool,
+    /// With --all or --count: also group the optimal solutions into classes under the
+    /// position's own symmetries (S P S⁻¹ = P maps a solution M to S M S⁻¹; S P S⁻¹ = P⁻¹ to
+    /// S M⁻¹ S⁻¹) and list the least of each class (JSON: `symmetry_classes`).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    unique: Option<Unique>,
     /// Optimal solver: solve with these turns only, optimally among the sequences they make:
     /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). A position
     /// they cannot reach is refused where a cheap exact test shows it; otherwise the search
@@ -128,6 +133,13 @@ impl SolveArgs {
             None => 1,
         }
     }
+}
+
+/// What `--unique` identifies solutions by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Unique {
+    /// The position's own symmetries, and symmetry times inversion.
+    Symmetry,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -198,12 +210,16 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
             (args.solutions.is_some(), "--solutions"),
             (args.count, "--count"),
             (args.moveset.is_some(), "--moveset"),
+            (args.unique.is_some(), "--unique"),
         ];
         if let Some((_, flag)) = optimal_only.iter().find(|(given, _)| *given) {
             return Err(Failure(format!(
                 "{flag} applies to the optimal solver only"
             )));
         }
+    }
+    if args.unique.is_some() && !(args.all || args.count) {
+        return Err(Failure("--unique needs --all or --count".into()));
     }
     let inputs = positions(&args)?;
     match args.solver {
@@ -313,12 +329,13 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         } else {
             solver.solve(cube, &opts, &INTERRUPTED)
         };
-        Ok(Outcome::from_search(
-            input,
-            r,
-            upper.map(|(s, _)| s.len()),
-            opts.solutions,
-        ))
+        let mut outcome =
+            Outcome::from_search(input, r, upper.map(|(s, _)| s.len()), opts.solutions);
+        if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
+            c.to_classes(cube)
+                .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
+        }
+        Ok(outcome)
     })
 }
 

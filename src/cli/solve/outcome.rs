@@ -106,7 +106,17 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             (false, true) => " (all)".into(),
             (false, false) => format!(" (the first {n} asked for; there may be more)"),
         };
-        println!("optimal solutions: {n}{what}");
+        match c.up_to_symmetry {
+            Some(all) => println!(
+                "optimal solutions: {all}{what}; {n} up to the position's symmetries{}",
+                if args.count {
+                    ""
+                } else {
+                    " (the least of each class below)"
+                }
+            ),
+            None => println!("optimal solutions: {n}{what}"),
+        }
         if !args.count {
             for s in &c.solutions {
                 println!("  {}", format_moves(s));
