@@ -419,20 +419,9 @@ pub fn solve_observed(
     };
     let p = *cube;
     let q = cube.inverse();
-    let mut result = SearchResult {
-        solution: None,
-        solutions: vec![],
-        optimal: false,
-        lower_bound: 0,
-        nodes: 1,
-        iterations: vec![],
-        seconds: 0.0,
-        interrupted: false,
-    };
+    let mut result = SearchResult::begun();
     if cube.is_solved() {
-        result.solution = Some(vec![]);
-        result.solutions = vec![vec![]];
-        result.optimal = true;
+        result.solved(vec![vec![]]);
         return result;
     }
     let stab = if opts.symmetric_units {
@@ -468,11 +457,9 @@ pub fn solve_observed(
         };
         observe(IterationEvent::Finished(it.clone()));
         result.iterations.push(it);
-        if let Some(s) = solutions.first() {
+        if !solutions.is_empty() {
             debug_assert!(solutions.iter().all(|s| s.len() == bound as usize));
-            result.solution = Some(s.clone());
-            result.solutions = solutions;
-            result.optimal = true;
+            result.solved(solutions);
             result.lower_bound = bound;
             break;
         }

@@ -132,3 +132,26 @@ pub struct SearchResult {
     /// The search was stopped from outside before it finished.
     pub interrupted: bool,
 }
+
+impl SearchResult {
+    /// A search that has only looked at the root (one node) and found nothing yet.
+    pub fn begun() -> SearchResult {
+        SearchResult {
+            solution: None,
+            solutions: vec![],
+            optimal: false,
+            lower_bound: 0,
+            nodes: 1,
+            iterations: vec![],
+            seconds: 0.0,
+            interrupted: false,
+        }
+    }
+
+    /// Records the optimal solutions of a completed proof, sorted (`solution` is the first).
+    pub fn solved(&mut self, solutions: Vec<Vec<Move>>) {
+        self.solution = solutions.first().cloned();
+        self.solutions = solutions;
+        self.optimal = true;
+    }
+}

@@ -98,27 +98,25 @@ impl MoveSet {
     /// (module docs); `None` says only that those tests pass.
     pub fn unreachable(&self, cube: &Cube) -> Option<String> {
         let turns: Vec<Cube> = self.moves().map(|m| *m.cube()).collect();
-        let solved = Cube::SOLVED;
-        let names = (crate::cube::CORNER_NAMES, crate::cube::EDGE_NAMES);
-        for i in 0..8 {
-            let moved = turns
+        // Each piece slot as (kind, name, its piece and orientation in a cube).
+        type Slot = fn(&Cube, usize) -> (u8, u8);
+        let corner: Slot = |c, i| (c.corner_perm(i), c.corner_ori(i));
+        let edge: Slot = |c, i| (c.edge_perm(i), c.edge_ori(i));
+        let slots = (crate::cube::CORNER_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ("corner", n, i, corner)))
+        .chain(
+            crate::cube::EDGE_NAMES
                 .iter()
-                .any(|t| t.corner_perm(i) != solved.corner_perm(i) || t.corner_ori(i) != 0);
-            if !moved && (cube.corner_perm(i) as usize != i || cube.corner_ori(i) != 0) {
+                .enumerate()
+                .map(|(i, n)| ("edge", n, i, edge)),
+        );
+        for (kind, name, i, read) in slots {
+            let solved = (i as u8, 0);
+            if turns.iter().all(|t| read(t, i) == solved) && read(cube, i) != solved {
                 return Some(format!(
-                    "no turn of the move set moves the {} corner, which is not solved",
-                    names.0[i]
-                ));
-            }
-        }
-        for i in 0..12 {
-            let moved = turns
-                .iter()
-                .any(|t| t.edge_perm(i) != solved.edge_perm(i) || t.edge_ori(i) != 0);
-            if !moved && (cube.edge_perm(i) as usize != i || cube.edge_ori(i) != 0) {
-                return Some(format!(
-                    "no turn of the move set moves the {} edge, which is not solved",
-                    names.1[i]
+                    "no turn of the move set moves the {name} {kind}, which is not solved"
                 ));
             }
         }
@@ -231,16 +229,7 @@ pub fn solve_in(
     stop: &AtomicBool,
 ) -> SearchResult {
     let start = Instant::now();
-    let mut result = SearchResult {
-        solution: None,
-        solutions: vec![],
-        optimal: false,
-        lower_bound: 0,
-        nodes: 1,
-        iterations: vec![],
-        seconds: 0.0,
-        interrupted: false,
-    };
+    let mut result = SearchResult::begun();
     let mut search = Search {
         h,
         dual: opts.dual,
@@ -250,20 +239,14 @@ pub fn solve_in(
         min_exceeded: u8::MAX,
         stop,
     };
+    if cube.is_solved() {
+        result.solved(vec![vec![]]);
+        return result;
+    }
     let q = cube.inverse();
-    let mut bound = if cube.is_solved() {
-        0
-    } else {
-        h.value(cube, &q, opts.dual).max(1)
-    };
+    let mut bound = h.value(cube, &q, opts.dual).max(1);
     loop {
         result.lower_bound = bound;
-        if cube.is_solved() {
-            result.solution = Some(vec![]);
-            result.solutions = vec![vec![]];
-            result.optimal = true;
-            break;
-        }
         if bound > opts.max_depth {
             break;
         }
@@ -284,9 +267,7 @@ pub fn solve_in(
                 .flat_map(|&k| search.syllables[k].moves.clone())
                 .collect();
             debug_assert_eq!(s.len(), bound as usize);
-            result.solutions = vec![s.clone()];
-            result.solution = Some(s);
-            result.optimal = true;
+            result.solved(vec![s]);
             break;
         }
         if stop.load(Relaxed) {

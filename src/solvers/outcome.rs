@@ -65,6 +65,8 @@ pub enum Detail {
         /// The optimal solutions collected when more than one was asked for
         /// ([`crate::search::SearchOptions::solutions`]).
         collected: Option<Collected>,
+        /// The move subset searched, as [`crate::search::subset::MoveSet`] prints it.
+        moveset: Option<String>,
     },
     Twophase {
         /// A solution of at most the asked length was found in time.
@@ -102,6 +104,7 @@ impl Outcome {
                 interrupted: r.interrupted,
                 iterations: r.iterations,
                 collected,
+                moveset: None,
             },
         }
     }
@@ -192,6 +195,14 @@ impl Outcome {
         }
     }
 
+    /// The outcome of a search in the move subset `set`.
+    pub fn in_moveset(mut self, set: &crate::search::subset::MoveSet) -> Outcome {
+        if let Detail::Optimal { moveset, .. } = &mut self.detail {
+            *moveset = Some(set.to_string());
+        }
+        self
+    }
+
     /// The collected solutions, to change (see [`Collected::to_classes`]).
     pub fn collected_mut(&mut self) -> Option<&mut Collected> {
         match &mut self.detail {
@@ -244,8 +255,12 @@ impl Outcome {
                 interrupted,
                 iterations,
                 collected,
+                moveset,
                 ..
             } => {
+                if let Some(m) = moveset {
+                    v["moveset"] = serde_json::json!(m);
+                }
                 if let Some(c) = collected {
                     v["solutions"] = c.solutions.iter().map(|s| format_moves(s)).collect();
                     if let Some(n) = c.count() {

@@ -335,7 +335,10 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             c.to_classes(cube)
                 .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
         }
-        Ok(outcome)
+        Ok(match &moveset {
+            Some(set) => outcome.in_moveset(set),
+            None => outcome,
+        })
     })
 }
 

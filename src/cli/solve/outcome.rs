@@ -26,11 +26,6 @@ pub fn status(o: &Outcome) -> i32 {
 pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&SetLabel>) {
     if args.json {
         let mut v = o.to_json();
-        if let Some(m) = &args.moveset {
-            // As read: `R U` for "R U R' U'".
-            let set = optcube::search::subset::MoveSet::parse(m).expect("checked before solving");
-            v["moveset"] = serde_json::json!(set.to_string());
-        }
         if args.count {
             // Only their number was asked for.
             v.as_object_mut().map(|m| m.remove("solutions"));
