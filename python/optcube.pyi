@@ -54,6 +54,10 @@ class Result:
     def optimal_solutions(self) -> Optional[int]:
         """Optimal solver: the number of optimal solutions once solve_all found them all."""
     @property
+    def symmetry_classes(self) -> Optional[int]:
+        """Optimal solver: with solve_all(..., unique="symmetry"), the number of classes of
+        optimal solutions under the position's symmetries (solutions holds the least of each)."""
+    @property
     def interrupted(self) -> bool: ...
     @property
     def iterations(self) -> Optional[List[Dict[str, Any]]]:
@@ -93,10 +97,14 @@ class Solver:
         """Solve a scramble or a 54-character facelet string optimally.
 
         Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
-    def solve_all(self, position: str, limit: Optional[int] = None) -> Result:
+    def solve_all(
+        self, position: str, limit: Optional[int] = None, unique: Optional[str] = None
+    ) -> Result:
         """Solve optimally and collect the optimal solutions: all of them, or the first
         `limit` in the search's order (the same on any number of threads). Canonical
-        sequences (`U D`, never `D U`), sorted, each checked on the position."""
+        sequences (`U D`, never `D U`), sorted, each checked on the position.
+        unique="symmetry" keeps the least solution of each class under the position's own
+        symmetries (symmetry_classes gives their number; needs limit=None)."""
     def solve_many(self, positions: Iterable[str]) -> List[Result]:
         """Solve each position in order; bad input raises before any search."""
     @property

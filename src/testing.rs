@@ -148,3 +148,9 @@ pub fn positions_within_6(seed: u64) -> Vec<Vec<crate::cube::Cube>> {
     }
     layers
 }
+
+/// The exact `<R,U>` table ([`crate::pdb::ru`]), built once (about a second).
+pub fn ru_table() -> &'static crate::pdb::ru::RuTable {
+    static T: OnceLock<crate::pdb::ru::RuTable> = OnceLock::new();
+    T.get_or_init(|| crate::pdb::ru::RuTable::build(None))
+}

@@ -882,39 +882,45 @@ fn all_optimal_solutions_on_the_command_line() {
     assert!(stderr(&o).contains("--count applies to the optimal solver only"));
 }
 
-/// `--moveset`: optimal within the subset (the <R,U> solution of a <R,U> position uses only R
-/// and U turns and may be longer than the 18-turn one), `moveset` in the JSON as read; a
-/// position the subset cannot reach is refused naming why, a bad token is named, and the flag
-/// goes with neither `--all` nor another solver.
+/// `--moveset` with a set that is searched (not two adjacent faces): optimal within the
+/// subset (`<R,U,F>` turns only, never shorter than the 18-turn distance), `moveset` in the
+/// JSON as read; `--all` lists the same first solution; a position the subset cannot reach is
+/// refused naming why, a bad token is named, and the flag does not go with `--unique`.
 #[test]
 fn moveset_solves_within_the_subset() {
     let dir = korf6_dir();
-    let scramble = "R U R' U R U2 R' U'";
+    let scramble = "R U F R' U' F' R U";
     let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
-    let (v, _) = optcube_json(&[
+    let args = [
         "solve",
         scramble,
         "--moveset",
-        "R U R' U'",
+        "R U F R' U'",
         "--set",
         "korf6",
         "--pdb-dir",
         dir,
         "--json",
-    ]);
-    assert_eq!(v["moveset"], "U R"); // faces in the order U R F D L B
+    ];
+    let (v, _) = optcube_json(&args);
+    assert_eq!(v["moveset"], "U R F"); // faces in the order U R F D L B
+    assert_eq!(v["set"], "korf6");
     let s = parse_moves(v["solution"].as_str().unwrap()).unwrap();
     assert!(cube.apply_seq(&s).is_solved());
     assert!(
         s.iter()
-            .all(|m| "RU".contains(m.to_string().chars().next().unwrap()))
+            .all(|m| "RUF".contains(m.to_string().chars().next().unwrap()))
     );
     assert!(s.len() as u8 >= ball().distance(&cube).unwrap() && v["optimal"] == true);
+    let (all, _) = optcube_json(&[&args[..], &["--all"]].concat());
+    let list = all["solutions"].as_array().unwrap();
+    assert_eq!(all["optimal_solutions"].as_u64(), Some(list.len() as u64));
+    assert!(list.iter().any(|x| *x == v["solution"]));
     let o = optcube(&[
         "solve",
-        "R U F",
+        "R U D",
         "--moveset",
-        "R U",
+        "R U F",
         "--set",
         "korf6",
         "--pdb-dir",
@@ -922,7 +928,7 @@ fn moveset_solves_within_the_subset() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("the move set U R cannot solve it"),
+        stderr(&o).contains("the move set U R F cannot solve it"),
         "{}",
         stderr(&o)
     );
@@ -933,10 +939,76 @@ fn moveset_solves_within_the_subset() {
         "solve",
         "R U",
         "--moveset",
-        "R U",
+        "R U F",
         "--all",
+        "--unique",
+        "symmetry",
         "--pdb-dir",
         dir,
     ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Two adjacent faces read the exact `<R,U>` table, built on first use in the table directory
+/// (and no other table): `(R2 U2)^3` has its two solutions, `<U,F>` goes through a symmetry
+/// with only U and F turns, and a corner arrangement two faces cannot make is refused before
+/// any table is built; `pdb verify` checks the file.
+#[test]
+fn two_adjacent_faces_use_the_exact_table() {
+    let dir = test_dir("moveset-exact");
+    let d = dir.to_str().unwrap();
+    // T permutation: two corners swapped, which <R,U> cannot do.
+    let o = optcube(&[
+        "solve",
+        "R U R' U' R' F R2 U' R' U' R U R' F'",
+        "--moveset",
+        "R U",
+        "--pdb-dir",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("arrangement"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing built");
+    let (v, _) = optcube_json(&[
+        "solve",
+        "R2 U2 R2 U2 R2 U2",
+        "--moveset",
+        "R U",
+        "--all",
+        "--pdb-dir",
+        d,
+        "--json",
+    ]);
+    assert_eq!(v["set"], "moveset-ru");
+    assert_eq!(v["optimal_solutions"], 2);
+    // Sorted in move-index order: U turns before R turns.
+    assert_eq!(v["solutions"][0], "U2 R2 U2 R2 U2 R2");
+    assert_eq!(v["solutions"][1], "R2 U2 R2 U2 R2 U2");
+    let names: Vec<String> = (std::fs::read_dir(&dir).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["moveset-ru.pdb"]);
+    let scramble = "U F U' F' U F2 U2 F' U F U2 F2 U'";
+    let (v, _) = optcube_json(&[
+        "solve",
+        scramble,
+        "--moveset",
+        "U F",
+        "--pdb-dir",
+        d,
+        "--json",
+    ]);
+    let s = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    assert!(cube.apply_seq(&s).is_solved() && s.len() <= 13);
+    assert!(
+        s.iter()
+            .all(|m| "UF".contains(m.to_string().chars().next().unwrap()))
+    );
+    let o = optcube(&["pdb", "verify", "--dir", d]);
+    assert!(
+        o.status.success() && stdout(&o).contains("moveset-ru"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -207,10 +207,15 @@ impl PyOutcome {
     /// all; else None.
     #[getter]
     fn optimal_solutions(&self) -> Option<usize> {
-        self.outcome
-            .collected()
-            .filter(|c| c.complete)
-            .map(|c| c.solutions.len())
+        self.outcome.collected().and_then(|c| c.count())
+    }
+    /// Optimal solver: with `solve_all(..., unique="symmetry")`, the number of classes of
+    /// optimal solutions under the position's symmetries (`solutions` then holds the least of
+    /// each); else None.
+    #[getter]
+    fn symmetry_classes(&self) -> Option<usize> {
+        let c = self.outcome.collected()?;
+        c.up_to_symmetry.map(|_| c.solutions.len())
     }
     /// Optimal solver: the search was interrupted.
     #[getter]
@@ -339,14 +344,29 @@ impl Solver {
 
     /// Solves one position and collects its optimal solutions: all of them, or the first
     /// `limit` in the search's order (the same on any number of threads); every one is checked
-    /// on the position.
-    #[pyo3(signature = (position, limit=None))]
+    /// on the position. `unique="symmetry"` keeps the least of each class under the
+    /// position's symmetries (as the CLI's `--unique symmetry`; needs every solution).
+    #[pyo3(signature = (position, limit=None, unique=None))]
     fn solve_all(
         &self,
         py: Python<'_>,
         position: &str,
         limit: Option<usize>,
+        unique: Option<&str>,
     ) -> PyResult<PyOutcome> {
+        match (unique, limit) {
+            (None, _) | (Some("symmetry"), None) => {}
+            (Some("symmetry"), Some(_)) => {
+                return Err(value_error(
+                    "unique=\"symmetry\" needs every solution: no limit",
+                ));
+            }
+            (Some(other), _) => {
+                return Err(value_error(format!(
+                    "unique must be \"symmetry\" or None, not {other:?}"
+                )));
+            }
+        }
         let solutions = match limit {
             Some(0) => return Err(value_error("limit must be at least 1")),
             Some(n) => n,
@@ -358,7 +378,10 @@ impl Solver {
         };
         let cube = self::position(position)?;
         let r = interruptible(py, |stop| self.solver.solve(&cube, &opts, stop))?;
-        let outcome = Outcome::from_search(position.trim(), r, None, solutions);
+        let mut outcome = Outcome::from_search(position.trim(), r, None, solutions);
+        if let (Some(_), Some(c)) = (unique, outcome.collected_mut()) {
+            c.to_classes(&cube).map_err(value_error)?;
+        }
         Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
     }
 

@@ -154,6 +154,23 @@ def test_solve_all_equals_the_cli(solver, pdb):
     assert one.solutions == [one.solution] and one.optimal_solutions is None
     with pytest.raises(ValueError, match="limit must be at least 1"):
         solver.solve_all(position, limit=0)
+    assert r.symmetry_classes is None
+
+
+def test_solve_all_up_to_symmetry_equals_the_cli(solver, pdb):
+    position = "F2 B2 R2 L2 U2 D2"  # the checkerboard: six solutions, one class
+    r = solver.solve_all(position, unique="symmetry")
+    assert r.optimal_solutions == 6 and r.symmetry_classes == len(r.solutions) == 1
+    assert solves(position, r.solutions[0])
+    _, out, _ = cli("solve", position, "--all", "--unique", "symmetry", "--set", "corners",
+                    "--pdb-dir", str(pdb), "--threads", "1", "--no-upper-bound", "--json")
+    line = json.loads(out)
+    assert line["solutions"] == r.solutions and line["symmetry_classes"] == 1
+    assert r.to_dict()["symmetry_classes"] == 1
+    with pytest.raises(ValueError, match="needs every solution"):
+        solver.solve_all(position, limit=3, unique="symmetry")
+    with pytest.raises(ValueError, match="not 'mirror'|not \"mirror\""):
+        solver.solve_all(position, unique="mirror")
 
 
 def test_twophase_and_thistlethwaite(pdb):

@@ -585,6 +585,23 @@ pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), T
     )
 }
 
+/// [`load_vec`] for a table whose every entry holds a distance: the header's depth histogram
+/// must add up to the entry count.
+pub fn load_vec_complete(
+    path: &Path,
+    kind: &TableKind,
+) -> Result<(Vec<u8>, TableInfo), TableError> {
+    let (bytes, info) = load_vec(path, kind)?;
+    if info.histogram.iter().sum::<u64>() != kind.entries {
+        return Err(TableError::Header {
+            path: path.to_path_buf(),
+            what: "depth histogram does not add up to the entry count".into(),
+            hint: rebuild_hint(kind, path),
+        });
+    }
+    Ok((bytes, info))
+}
+
 /// The one way a table is read into memory: from `path`, header checked, the payload read by
 /// `read` from the file positioned after the header, then checksummed in place (`bytes` gives
 /// the payload back); or, when `path` does not exist, from its packed copy (decompressed,

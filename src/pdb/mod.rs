@@ -12,6 +12,7 @@ pub mod generate;
 pub mod layout;
 pub mod pattern;
 pub mod phase1;
+pub mod ru;
 pub mod successors;
 pub mod sym48;
 pub mod sym48e4;

@@ -26,10 +26,25 @@
 //!
 //! The search runs on one thread, with [`crate::search::Heuristic::value`] for every node: it is
 //! plain rather than fast (the 18-move search's lanes, prefetches and work units are not used).
+//!
+//! Several solutions ([`SearchOptions::solutions`]): the last iteration goes on after its first
+//! solution until it has as many as asked (or all). The solutions are the canonical sequences:
+//! each axis's turns between other axes written as its syllable (the lower face's shortest word
+//! first), so `U D` and never `D U`, and `R2` rather than `R R` when `R2` is in the subset. In a
+//! subset of whole faces that is the 18-move search's convention.
+//!
+//! Exact tables: `<R,U>`, and every subset that a symmetry of the cube maps onto it (two adjacent
+//! faces with all their turns: `<R,U>`, `<U,F>`, `<L,B>`, ... twelve in all), are solved from
+//! the exact table of the group ([`crate::pdb::ru`]) instead: the position is conjugated into
+//! `<R,U>` ([`exact_table_symmetry`]), and [`solve_exact`] walks down the table, each turn to a
+//! position one nearer, so no search and no heuristic is needed; every optimal solution is such
+//! a walk. Positions outside the group are named exactly there ([`crate::pdb::ru::RuSpace::index`]).
 
 use super::heuristic::Heuristic;
 use super::options::{Iteration, SearchOptions, SearchResult};
+use crate::coord::symmetry::symmetries;
 use crate::cube::{Cube, Face, Move, format_moves};
+use crate::pdb::ru::{RuSpace, RuTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -235,6 +250,8 @@ pub fn solve_in(
         dual: opts.dual,
         syllables: set.syllables(),
         path: Vec::new(),
+        found: Vec::new(),
+        wanted: opts.solutions.max(1),
         nodes: 0,
         min_exceeded: u8::MAX,
         stop,
@@ -253,25 +270,28 @@ pub fn solve_in(
         let t = Instant::now();
         search.nodes = 0;
         search.min_exceeded = u8::MAX;
-        let found = search.dfs(cube, &q, 0, bound, 3);
+        search.dfs(cube, &q, 0, bound, 3);
         result.nodes += search.nodes;
         result.iterations.push(Iteration {
             bound,
             nodes: search.nodes,
             seconds: t.elapsed().as_secs_f64(),
         });
-        if found {
-            let s: Vec<Move> = search
-                .path
-                .iter()
-                .flat_map(|&k| search.syllables[k].moves.clone())
-                .collect();
-            debug_assert_eq!(s.len(), bound as usize);
-            result.solved(vec![s]);
-            break;
-        }
         if stop.load(Relaxed) {
             result.interrupted = true;
+            break;
+        }
+        if !search.found.is_empty() {
+            let mut all: Vec<Vec<Move>> = (search.found.iter())
+                .map(|path| {
+                    path.iter()
+                        .flat_map(|&k| search.syllables[k].moves.clone())
+                        .collect()
+                })
+                .collect();
+            all.sort();
+            debug_assert!(all.iter().all(|s| s.len() == bound as usize));
+            result.solved(all);
             break;
         }
         // Every path is cut somewhere (each syllable costs at least 1), so this is set.
@@ -288,6 +308,10 @@ struct Search<'a> {
     syllables: Vec<Syllable>,
     /// The syllables from the root to the current node (indices into `syllables`).
     path: Vec<usize>,
+    /// The solutions of the last iteration so far, as syllable paths.
+    found: Vec<Vec<usize>>,
+    /// How many solutions to find before stopping.
+    wanted: usize,
     nodes: u64,
     min_exceeded: u8,
     stop: &'a AtomicBool,
@@ -295,7 +319,8 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Searches below the node `p` (inverse `q`) reached at cost `g` after a syllable on
-    /// `last_axis` (3: none); true when a solution of cost `bound` is on `path`.
+    /// `last_axis` (3: none), recording the solutions of cost `bound` in `found`; true once it
+    /// holds as many as wanted.
     fn dfs(&mut self, p: &Cube, q: &Cube, g: u8, bound: u8, last_axis: usize) -> bool {
         if self.nodes & 0xffff == 0 && self.stop.load(Relaxed) {
             return false;
@@ -314,8 +339,13 @@ impl Search<'_> {
             self.nodes += 1;
             if p2.is_solved() {
                 // The earlier iterations were complete, so g2 is this bound (module docs).
-                self.path.push(k);
-                return true;
+                let mut path = self.path.clone();
+                path.push(k);
+                self.found.push(path);
+                if self.found.len() >= self.wanted {
+                    return true;
+                }
+                continue;
             }
             let f = g2 + self.h.value(&p2, &q2, self.dual);
             if f > bound {
@@ -328,6 +358,110 @@ impl Search<'_> {
                 return true;
             }
             self.path.pop();
+        }
+        false
+    }
+}
+
+/// The symmetry of the cube (an index of [`crate::coord::symmetry::Symmetries`]) whose
+/// conjugation maps `set` onto `<R,U>`, if there is one: the subsets solved from the exact
+/// table ([`solve_exact`]).
+pub fn exact_table_symmetry(set: &MoveSet) -> Option<usize> {
+    let ru = MoveSet::parse("R U").expect("a move set");
+    let syms = symmetries();
+    (0..48).find(|&s| {
+        let mask = (set.moves()).fold(0u32, |m, x| m | 1 << syms.move_conj[s][x.index()]);
+        mask == ru.mask
+    })
+}
+
+/// Why `cube` is outside the group of `set`, when `set` reads an exact table (its symmetry
+/// `sym`, from [`exact_table_symmetry`]) and the table's coordinate shows it; needs no table.
+pub fn exact_unreachable(cube: &Cube, sym: usize) -> Option<String> {
+    RuSpace::get()
+        .index(&symmetries().conj_cube(cube, sym))
+        .err()
+}
+
+/// Solves `cube` in the move set that symmetry `sym` maps onto `<R,U>` (module docs), from the
+/// exact table: as many optimal solutions as `opts.solutions` asks for, the least first (each a
+/// walk down the table, turns tried in move-index order). An error says why the position is
+/// not in the group. `nodes` counts the positions looked up.
+pub fn solve_exact(
+    table: &RuTable,
+    cube: &Cube,
+    sym: usize,
+    opts: &SearchOptions,
+) -> Result<SearchResult, String> {
+    let start = Instant::now();
+    let syms = symmetries();
+    let inv = syms.inv[sym] as usize;
+    // The set's turns in index order, each with its image in <R,U>.
+    let mut turns: Vec<(Move, Move)> = (crate::pdb::ru::MOVES.iter())
+        .map(|&n| (Move::from_index(syms.move_conj[inv][n.index()] as usize), n))
+        .collect();
+    turns.sort();
+    let c = syms.conj_cube(cube, sym);
+    let d = table.distance(&c)?;
+    let mut walk = Walk {
+        table,
+        turns,
+        wanted: opts.solutions.max(1),
+        path: Vec::with_capacity(d as usize),
+        found: Vec::new(),
+        nodes: 1,
+    };
+    if d > opts.max_depth {
+        let mut r = SearchResult::begun();
+        r.lower_bound = d;
+        r.seconds = start.elapsed().as_secs_f64();
+        return Ok(r);
+    }
+    walk.down(&c, d);
+    let mut r = SearchResult::begun();
+    r.lower_bound = d;
+    r.nodes = walk.nodes;
+    r.iterations.push(Iteration {
+        bound: d,
+        nodes: walk.nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    r.solved(walk.found);
+    r.seconds = start.elapsed().as_secs_f64();
+    Ok(r)
+}
+
+/// The walks down the exact table from one position.
+struct Walk<'a> {
+    table: &'a RuTable,
+    /// (the set's turn, its image in `<R,U>`), by the set's turn.
+    turns: Vec<(Move, Move)>,
+    wanted: usize,
+    path: Vec<Move>,
+    found: Vec<Vec<Move>>,
+    nodes: u64,
+}
+
+impl Walk<'_> {
+    /// Every walk from `c`, at distance `d`, to solved that steps one nearer each turn, in
+    /// order, until `wanted` are found; true then.
+    fn down(&mut self, c: &Cube, d: u8) -> bool {
+        if d == 0 {
+            self.found.push(self.path.clone());
+            return self.found.len() >= self.wanted;
+        }
+        for k in 0..self.turns.len() {
+            let (m, n) = self.turns[k];
+            let next = c.apply(n);
+            self.nodes += 1;
+            if self.table.distance(&next) == Ok(d - 1) {
+                self.path.push(m);
+                let done = self.down(&next, d - 1);
+                self.path.pop();
+                if done {
+                    return true;
+                }
+            }
         }
         false
     }
@@ -470,46 +604,29 @@ mod tests {
         }
     }
 
-    /// The 100 positions of `benches/positions/ru-100.txt` solved in `<R,U>` with `korf6` have
-    /// their exact `<R,U>` distance: breadth-first to 10 turns (about 1.5 M positions), then
-    /// walks of up to 10 turns that alternate faces (so exact to 20). Ignored by default (about
-    /// a minute); prints each distance.
+    /// The 100 positions of `benches/positions/ru-100.txt`: the search in `<R,U>` with `korf6`
+    /// finds each one's exact distance from the `<R,U>` table, and so does the walk down it.
     #[test]
-    #[ignore]
-    fn ru_benchmark_lengths_are_exact() {
+    fn ru_benchmark_lengths_match_the_exact_table() {
         let set = MoveSet::parse("R U").unwrap();
-        let ball = SubsetBall::new(set, 10);
+        let table = crate::testing::ru_table();
         let text = std::fs::read_to_string("benches/positions/ru-100.txt").unwrap();
         let stop = AtomicBool::new(false);
         let opts = SearchOptions {
             max_depth: 30,
             ..SearchOptions::default()
         };
-        let faces = [[0, 1, 2], [3, 4, 5]].map(|f| f.map(Move::from_index));
+        let mut n = 0;
         for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
             let c = Cube::from_moves(&parse_moves(line).unwrap());
-            // Walks that alternate faces, layer by layer: (position, face of the last turn).
-            let mut best = u8::MAX;
-            let mut layer = vec![(c, 2usize)];
-            for k in 0..=10u8 {
-                for (x, _) in &layer {
-                    if let Some(&d) = ball.dist.get(x) {
-                        best = best.min(k + d);
-                    }
-                }
-                layer = (layer.iter())
-                    .flat_map(|&(x, last)| {
-                        (0..2)
-                            .filter(move |&f| f != last)
-                            .flat_map(move |f| faces[f].map(|m| (x.apply(m), f)))
-                    })
-                    .collect();
-            }
-            assert!(best <= 20, "position {i}: beyond 20");
+            let d = table.distance(&c).unwrap();
             let r = solve_in(crate::testing::korf6(), &c, &set, &opts, &stop);
-            assert_eq!(r.solution.unwrap().len() as u8, best, "position {i}");
-            println!("ru-100 {i} {best}");
+            assert_eq!(r.solution.unwrap().len() as u8, d, "position {i}");
+            let e = solve_exact(table, &c, 0, &opts).unwrap();
+            assert_eq!(e.solution.unwrap().len() as u8, d, "position {i}");
+            n += 1;
         }
+        assert_eq!(n, 100);
     }
 
     /// Positions outside a subset's reach are named by the cheap tests.
@@ -529,5 +646,136 @@ mod tests {
             ru.unreachable(&Cube::from_moves(&parse_moves("R U2 R'").unwrap())),
             None
         );
+    }
+    /// Every sequence of `d` turns of `set` that solves `c` and is canonical in the 18-move
+    /// sense (no turn after its own face, `U D` never `D U`), sorted: for subsets whose every
+    /// face rotation is one of their turns, exactly the list the search gives.
+    fn brute_all(set: &MoveSet, c: &Cube, d: usize) -> Vec<Vec<Move>> {
+        fn go(set: &MoveSet, c: &Cube, d: usize, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+            if path.len() == d {
+                if c.is_solved() {
+                    out.push(path.clone());
+                }
+                return;
+            }
+            for m in set.moves() {
+                if crate::cube::allowed_after(path.last().copied(), m) {
+                    path.push(m);
+                    go(set, &c.apply(m), d, path, out);
+                    path.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(set, c, d, &mut Vec::new(), &mut out);
+        out.sort();
+        out
+    }
+
+    /// `--all` in a subset: the search's list equals the brute-force list of every canonical
+    /// optimal sequence, for positions up to 7 turns of `<R,U>` and 5 of `<U,D,R,L,F2,B2>`;
+    /// asking for 2 gives 2 of them.
+    #[test]
+    fn all_subset_solutions_equal_brute_force() {
+        let h = crate::testing::korf6();
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(411);
+        let all = SearchOptions {
+            solutions: crate::search::ALL_SOLUTIONS,
+            ..SearchOptions::default()
+        };
+        let mut several = 0;
+        for (text, most) in [("R U", 7), ("U D R L F2 B2", 5)] {
+            let set = MoveSet::parse(text).unwrap();
+            // (R2 U2)^3 = (U2 R2)^3: two solutions at least.
+            let known = Cube::from_moves(&parse_moves("R2 U2 R2 U2 R2 U2").unwrap());
+            for k in 0..10 {
+                let c = if k == 0 {
+                    known
+                } else {
+                    walk(&set, &mut rng, 2 + k % most)
+                };
+                let r = solve_in(h, &c, &set, &all, &stop);
+                let d = r.solution.as_ref().unwrap().len();
+                let brute = brute_all(&set, &c, d);
+                assert_eq!(r.solutions, brute, "{text}");
+                assert!(brute_all(&set, &c, d.saturating_sub(1)).is_empty() || d == 0);
+                several += usize::from(brute.len() > 1);
+                let two = SearchOptions {
+                    solutions: 2,
+                    ..SearchOptions::default()
+                };
+                let r2 = solve_in(h, &c, &set, &two, &stop);
+                assert_eq!(r2.solutions.len(), brute.len().min(2));
+                assert!(r2.solutions.iter().all(|s| brute.contains(s)));
+            }
+        }
+        assert!(
+            several >= 2,
+            "too few positions with several solutions: {several}"
+        );
+    }
+
+    /// The sets read through the exact table: two adjacent faces with all their turns.
+    #[test]
+    fn adjacent_face_pairs_read_the_exact_table() {
+        let sym = |t: &str| exact_table_symmetry(&MoveSet::parse(t).unwrap());
+        assert_eq!(sym("R U"), Some(0));
+        for t in ["U F", "L B", "D R", "F R", "B L", "L D"] {
+            assert!(sym(t).is_some(), "{t}");
+        }
+        for t in ["R L", "R U F", "R U2", "U", "R U R2 F2"] {
+            assert_eq!(sym(t), None, "{t}");
+        }
+        let pairs = (0..6)
+            .flat_map(|a| (a + 1..6).map(move |b| (a, b)))
+            .filter(|&(a, b)| {
+                let text = format!("{} {}", Face::ALL[a].letter(), Face::ALL[b].letter());
+                sym(&text).is_some()
+            })
+            .count();
+        assert_eq!(pairs, 12);
+    }
+
+    /// The exact table gives the search's lengths and the same lists of all solutions, in
+    /// `<R,U>` and through conjugation in `<F,L>`; a position outside the group is named.
+    #[test]
+    fn exact_table_matches_the_search() {
+        let h = crate::testing::korf6();
+        let table = crate::testing::ru_table();
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(412);
+        let all = SearchOptions {
+            solutions: crate::search::ALL_SOLUTIONS,
+            ..SearchOptions::default()
+        };
+        for text in ["R U", "F L"] {
+            let set = MoveSet::parse(text).unwrap();
+            let sym = exact_table_symmetry(&set).unwrap();
+            for k in 0..12 {
+                let c = walk(&set, &mut rng, 3 + k % 8);
+                let r = solve_exact(table, &c, sym, &all).unwrap();
+                assert!(r.optimal);
+                for s in &r.solutions {
+                    assert!(c.apply_seq(s).is_solved() && s.iter().all(|m| set.contains(*m)));
+                }
+                let searched = solve_in(h, &c, &set, &all, &stop);
+                assert_eq!(r.solutions, searched.solutions, "{text}");
+                let one = solve_exact(table, &c, sym, &SearchOptions::default()).unwrap();
+                assert_eq!(one.solutions, r.solutions[..1]);
+            }
+            let outside =
+                Cube::from_moves(&parse_moves("R U R' U' R' F R2 U' R' U' R U R' F'").unwrap());
+            assert!(
+                exact_unreachable(&outside, 0)
+                    .unwrap()
+                    .contains("arrangement")
+            );
+        }
+        // A deep position of the table: the walk still ends solved, in its distance.
+        let set = MoveSet::parse("R U").unwrap();
+        let c = walk(&set, &mut rng, 200);
+        let r = solve_exact(table, &c, 0, &SearchOptions::default()).unwrap();
+        assert_eq!(r.solution.unwrap().len() as u8, table.distance(&c).unwrap());
     }
 }

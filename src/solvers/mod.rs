@@ -9,8 +9,8 @@ pub mod thistlethwaite;
 pub mod twophase;
 
 /// Every table file in `dir` the program writes — the pattern databases, the two-phase and the
-/// Thistlethwaite tables — each read and checked (header, size, checksum): what
-/// `optcube pdb verify` and `info` report.
+/// Thistlethwaite tables, the exact `<R,U>` table of `solve --moveset` — each read and checked
+/// (header, size, checksum): what `optcube pdb verify` and `info` report.
 pub fn inspect(dir: &std::path::Path) -> Vec<crate::pdb::set::TableReport> {
     let mut reports = crate::pdb::set::inspect(dir);
     let present = |name: &str| crate::pdb::file::table_path(dir, name).exists();
@@ -27,10 +27,14 @@ pub fn inspect(dir: &std::path::Path) -> Vec<crate::pdb::set::TableReport> {
             &thistlethwaite::table_kind(phase),
         ));
     }
+    reports.extend(crate::pdb::set::inspect_kind(
+        dir,
+        &crate::pdb::ru::RuTable::kind(),
+    ));
     reports
 }
 
-/// Rebuilds the two-phase and Thistlethwaite tables in `dir` whose files are present but
+/// Rebuilds the two-phase, Thistlethwaite and `<R,U>` tables in `dir` whose files are present but
 /// invalid (`optcube pdb build` does this beside the set it builds): each such file is
 /// removed and its solver opened, which builds what is missing. Returns the files replaced,
 /// each with why it was invalid.
@@ -41,6 +45,7 @@ pub fn repair_solver_tables(
     let names: Vec<&str> = twophase::TABLE_NAMES
         .iter()
         .chain(thistlethwaite::PHASE_NAMES.iter())
+        .chain([&crate::pdb::ru::TABLE_NAME])
         .copied()
         .collect();
     let bad: Vec<(String, String)> = inspect(dir)
@@ -66,6 +71,9 @@ pub fn repair_solver_tables(
         .any(|(n, _)| thistlethwaite::PHASE_NAMES.contains(&n.as_str()))
     {
         thistlethwaite::Thistlethwaite::open(dir)?;
+    }
+    if bad.iter().any(|(n, _)| n == crate::pdb::ru::TABLE_NAME) {
+        crate::pdb::ru::RuTable::open(dir, progress)?;
     }
     Ok(bad)
 }

@@ -195,12 +195,23 @@ impl Outcome {
         }
     }
 
-    /// The outcome of a search in the move subset `set`.
-    pub fn in_moveset(mut self, set: &crate::search::subset::MoveSet) -> Outcome {
+    /// The outcome of a search in the move subset `set`; an error (internal) if a solution
+    /// uses a turn outside it.
+    pub fn in_moveset(mut self, set: &crate::search::subset::MoveSet) -> Result<Outcome, String> {
+        let collected = self.collected().map_or(&[][..], |c| &c.solutions[..]);
+        if let Some(s) =
+            (self.solution.iter().chain(collected)).find(|s| s.iter().any(|m| !set.contains(*m)))
+        {
+            return Err(format!(
+                "internal error: the solution {} for {} leaves the move set {set}",
+                format_moves(s),
+                self.input
+            ));
+        }
         if let Detail::Optimal { moveset, .. } = &mut self.detail {
             *moveset = Some(set.to_string());
         }
-        self
+        Ok(self)
     }
 
     /// The collected solutions, to change (see [`Collected::to_classes`]).

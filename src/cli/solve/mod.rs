@@ -8,6 +8,7 @@ mod outcome;
 use super::{Failure, TableArgs};
 use model::Model;
 use optcube::cube::{Cube, Move, format_moves, looks_like_facelets, parse_moves, parse_position};
+use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
@@ -104,10 +105,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "WHAT")]
     unique: Option<Unique>,
     /// Optimal solver: solve with these turns only, optimally among the sequences they make:
-    /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). A position
-    /// they cannot reach is refused where a cheap exact test shows it; otherwise the search
-    /// stops at --max-depth. Runs on one thread.
-    #[arg(long, value_name = "TURNS", conflicts_with_all = ["all", "solutions", "count"])]
+    /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). Two
+    /// adjacent faces ("R U", "U F", ...) read the exact <R,U> table (73 MB, built in seconds
+    /// on first use); other sets are searched with the table set, on one thread. A position
+    /// they cannot reach is refused where an exact test shows it; otherwise the search stops
+    /// at --max-depth. Works with --all, --solutions and --count.
+    #[arg(long, value_name = "TURNS", conflicts_with_all = ["unique", "predict"])]
     moveset: Option<String>,
     /// Per-iteration node counts.
     #[arg(short, long)]
@@ -230,50 +233,14 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
 }
 
 fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
-    let dir = args.tables.place.dir();
-    let (names, reason) = args.tables.choice();
-    let patterns = TableArgs::patterns(&names)?;
-    let set = SetLabel {
-        name: names.join(","),
-        reason,
-    };
-    let config = OptimalConfig {
-        patterns,
-        threads: args.tables.place.thread_count(),
-        max_depth: args.max_depth,
-        dual: args.dual,
-        sym: args.sym,
-        successors: !args.no_successors,
-        switch_sides: args.switch_sides,
-        symmetric_units: !args.no_symmetric_units,
-        node_order: !args.no_node_order,
-        split_depth: args.split_depth,
-        fallback_slack: args.fallback_slack,
-        solutions: args.solutions_asked(),
-    };
-    let opts = config.search_options();
-    let moveset = args
-        .moveset
-        .as_deref()
-        .map(MoveSet::parse)
-        .transpose()
-        .map_err(Failure)?;
-    // Refused before any table is loaded: what the move set cannot reach.
-    if let Some(set) = &moveset {
-        for (input, cube) in inputs {
-            if let Some(why) = set.unreachable(cube) {
-                return Err(Failure(format!(
-                    "{input}: the move set {set} cannot solve it: {why}"
-                )));
-            }
-        }
+    if let Some(text) = &args.moveset {
+        let set = MoveSet::parse(text).map_err(Failure)?;
+        return run_moveset(args, inputs, &set);
     }
-    // A two-phase solution uses every turn: no bound for a move set.
-    let uppers = if moveset.is_some() {
-        vec![None; inputs.len()]
-    } else {
-        upper_bounds(args, &dir, inputs, opts.threads)?
-    };
+    let dir = args.tables.place.dir();
+    let (config, set) = optimal_config(args)?;
+    let opts = config.search_options();
+    let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let h = solver.heuristic();
     let names: Vec<String> = h.tables().iter().map(|(p, _)| p.to_string()).collect();
@@ -313,9 +280,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             let _ = std::io::stdout().flush();
         }
         // On a terminal, each iteration is shown as it runs: a proof can take minutes.
-        let r = if let Some(set) = &moveset {
-            optcube::search::subset::solve_in(h, cube, set, &opts, &INTERRUPTED)
-        } else if live {
+        let r = if live {
             let start = std::time::Instant::now();
             solver.solve_observed(cube, &opts, &INTERRUPTED, &mut |p| match p {
                 IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),
@@ -335,10 +300,104 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             c.to_classes(cube)
                 .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
         }
-        Ok(match &moveset {
-            Some(set) => outcome.in_moveset(set),
-            None => outcome,
-        })
+        Ok(outcome)
+    })
+}
+
+/// The optimal solver's configuration from the arguments, and the table set's label (the
+/// set chosen and why, said once on stderr when it was chosen for the user).
+fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure> {
+    let (names, reason) = args.tables.choice();
+    let patterns = TableArgs::patterns(&names)?;
+    let set = SetLabel {
+        name: names.join(","),
+        reason,
+    };
+    let config = OptimalConfig {
+        patterns,
+        threads: args.tables.place.thread_count(),
+        max_depth: args.max_depth,
+        dual: args.dual,
+        sym: args.sym,
+        successors: !args.no_successors,
+        switch_sides: args.switch_sides,
+        symmetric_units: !args.no_symmetric_units,
+        node_order: !args.no_node_order,
+        split_depth: args.split_depth,
+        fallback_slack: args.fallback_slack,
+        solutions: args.solutions_asked(),
+    };
+    Ok((config, set))
+}
+
+/// `solve --moveset`: positions the set cannot reach are refused before any table is loaded;
+/// two adjacent faces read the exact `<R,U>` table, other sets are searched with the table set
+/// on one thread (`search::subset`). No two-phase bound: it would use every turn.
+fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Result<i32, Failure> {
+    use optcube::search::subset;
+    let exact = subset::exact_table_symmetry(set);
+    for (input, cube) in inputs {
+        let why = (set.unreachable(cube))
+            .or_else(|| exact.and_then(|s| subset::exact_unreachable(cube, s)));
+        if let Some(why) = why {
+            return Err(Failure(format!(
+                "{input}: the move set {set} cannot solve it: {why}"
+            )));
+        }
+    }
+    let dir = args.tables.place.dir();
+    let opts = &SearchOptions {
+        max_depth: args.max_depth,
+        dual: args.dual,
+        solutions: args.solutions_asked(),
+        ..SearchOptions::default()
+    };
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    // Every solution is checked on its position by `solve_each`, and on the set here.
+    let finish = |input: &str, r: optcube::search::SearchResult| {
+        Outcome::from_search(input, r, None, opts.solutions)
+            .in_moveset(set)
+            .map_err(Failure)
+    };
+    if let Some(sym) = exact {
+        let table = RuTable::open(&dir, ProgressMode::auto())?;
+        eprintln!(
+            "tables: {} (exact distances of <R,U>{}), {} bytes in memory",
+            optcube::pdb::ru::TABLE_NAME,
+            if sym == 0 {
+                ""
+            } else {
+                ", read through a symmetry"
+            },
+            table.bytes()
+        );
+        let label = SetLabel {
+            name: optcube::pdb::ru::TABLE_NAME.into(),
+            reason: Some(format!("exact table of <{set}>")),
+        };
+        return solve_each(args, inputs, None, Some(&label), |input, cube| {
+            let r = subset::solve_exact(&table, cube, sym, opts).map_err(|e| {
+                Failure(format!("{input}: the move set {set} cannot solve it: {e}"))
+            })?;
+            finish(input, r)
+        });
+    }
+    let (config, label) = optimal_config(args)?;
+    let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
+    let h = solver.heuristic();
+    eprintln!(
+        "tables: {}, {} bytes in memory",
+        (h.tables().iter())
+            .map(|(p, _)| p.to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        h.table_bytes()
+    );
+    solve_each(args, inputs, None, Some(&label), |input, cube| {
+        let r = subset::solve_in(h, cube, set, opts, &INTERRUPTED);
+        finish(input, r)
     })
 }
 

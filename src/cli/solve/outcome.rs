@@ -85,7 +85,7 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
                     "no solution of <= {} moves exists{} (lower bound {lower_bound})",
                     args.max_depth,
                     if args.moveset.is_some() {
-                        " in the move set, which may not reach the position                          (--max-depth raises the limit)"
+                        " in the move set, which may not reach the position (--max-depth raises the limit)"
                     } else {
                         ""
                     }

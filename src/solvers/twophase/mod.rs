@@ -98,14 +98,7 @@ impl TwoPhase {
             dir,
             &kinds,
             |path, kind| {
-                let (bytes, info) = file::load_vec(path, kind)?;
-                if info.histogram.iter().sum::<u64>() != kind.entries {
-                    return Err(TableError::Header {
-                        path: path.to_path_buf(),
-                        what: "depth histogram does not add up to the entry count".into(),
-                        hint: file::rebuild_hint(kind, path),
-                    });
-                }
+                let (bytes, info) = file::load_vec_complete(path, kind)?;
                 Ok(Some((bytes, info.histogram)))
             },
             |missing| {
