@@ -31,7 +31,9 @@
 # OPTCUBE_SET (default: optcube's own choice, the fastest set whose tables are in the directory,
 # said on stderr), OPTCUBE_PDB_DIR (required: the shared table directory), OPTCUBE
 # (the binary; default target/release/optcube), MOVES (random MOVES-move scrambles instead of
-# random positions: a quick try). Without Slurm, for a try on one machine:
+# random positions: a quick try), OUT_DIR (where the shard files go; default results).
+# scripts/slurm-study-check.sh runs this array on a one-node cluster on this machine
+# (scripts/slurm-localhost.sh) and checks the merged study against a one-machine run. Without Slurm, for a try on one machine:
 #   SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=3 COUNT=30 MOVES=10 OPTCUBE_SET=korf6 \
 #     OPTCUBE_PDB_DIR=pdb scripts/slurm-lengths.sh
 set -euo pipefail
@@ -76,12 +78,14 @@ done
 "$bin" pdb verify --dir "$OPTCUBE_PDB_DIR" >/dev/null ||
     { echo "slurm-lengths.sh: a table in $OPTCUBE_PDB_DIR is damaged (optcube pdb verify)" >&2; exit 2; }
 
-mkdir -p results
+out_dir="${OUT_DIR:-results}"
+mkdir -p "$out_dir"
 echo "slurm-lengths.sh: task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT on $(hostname)," \
     "$threads threads, $(date -Is)" >&2
 cmd=("$bin" stats lengths --count "$count" --seed "$seed"
     --pdb-dir "$OPTCUBE_PDB_DIR" --threads "$threads"
-    --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT")
+    --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT"
+    --out "$out_dir/lengths-seed$seed${MOVES:+-moves$MOVES}-shard${SLURM_ARRAY_TASK_ID}of$SLURM_ARRAY_TASK_COUNT.jsonl")
 [[ -n $set_name ]] && cmd+=(--set "$set_name")
 [[ -n ${MOVES:-} ]] && cmd+=(--moves "$MOVES")
 exec "${cmd[@]}"

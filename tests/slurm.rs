@@ -1,0 +1,74 @@
+//! A length study through a real Slurm: `scripts/slurm-study-check.sh` starts a one-node
+//! cluster on this machine (`scripts/slurm-localhost.sh`), submits the study as an array job of
+//! two tasks (`scripts/slurm-lengths.sh`), merges the shards with `stats summarize` and checks
+//! them against the same study run on one machine: every position there, the same optimal
+//! lengths. Needs Slurm and MUNGE installed (Debian: `apt-get install slurmctld slurmd
+//! slurm-client munge`, which `.ci/run` does where it can) and the rights to start slurmd
+//! (root); elsewhere it says why it is skipped and passes.
+
+mod common;
+
+use common::{korf6_dir, scratch};
+use std::process::Command;
+
+/// The tools the one-node cluster needs, those missing from `PATH`.
+fn missing_tools() -> Vec<&'static str> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    [
+        "slurmctld",
+        "slurmd",
+        "sbatch",
+        "sinfo",
+        "munged",
+        "mungekey",
+    ]
+    .into_iter()
+    .filter(|t| !std::env::split_paths(&path).any(|d| d.join(t).is_file()))
+    .collect()
+}
+
+#[test]
+fn a_study_through_slurm_equals_the_one_machine_run() {
+    let missing = missing_tools();
+    if !missing.is_empty() {
+        eprintln!(
+            "skipped: Slurm is not installed here (missing {}); on Debian, as root: \
+             apt-get install slurmctld slurmd slurm-client munge",
+            missing.join(", ")
+        );
+        return;
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: starting slurmd needs root");
+        return;
+    }
+    let work = scratch().join("slurm");
+    let o = Command::new("scripts/slurm-study-check.sh")
+        .args([
+            "--count", "16", "--moves", "10", "--set", "korf6", "--tasks", "2",
+        ])
+        .args(["--pdb-dir", korf6_dir()])
+        .arg("--work")
+        .arg(&work)
+        .env("OPTCUBE", env!("CARGO_BIN_EXE_optcube"))
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("passed: 16 positions, 2 shards merged"),
+        "{out}"
+    );
+    // Each task ran as its own Slurm array task and wrote its own shard.
+    for k in 0..2 {
+        let shard = work.join(format!("shards/lengths-seed1-moves10-shard{k}of2.jsonl"));
+        let text = std::fs::read_to_string(&shard).unwrap();
+        assert_eq!(text.lines().count(), 8, "{}", shard.display());
+    }
+    let report = std::fs::read_to_string(work.join("cluster.md")).unwrap();
+    assert!(report.contains("agree on all 16"), "{report}");
+}
