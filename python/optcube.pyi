@@ -76,9 +76,10 @@ class Solver:
     """The optimal solver (IDA* with pattern databases), its tables loaded once.
 
     Missing tables are built first (progress on stderr) and saved in pdb_dir
-    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf, korf6, huge, sym48, sym48e4, sym48e6, or
-    table names separated by commas; by default the fastest set whose tables are in pdb_dir
-    (sym48e6, sym48e4, huge, sym48), else the fastest whose build fits in the memory
+    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf, korf6, huge, sym48, sym48e4, sym48e6,
+    sym48e7, sym48e8, or table names separated by commas; by default the fastest set whose
+    tables are in pdb_dir (sym48e8, sym48e7, sym48e6, sym48e4, huge, sym48), else the
+    fastest of sym48e6, sym48e4, huge, sym48 whose build fits in the memory
     available (built now), as the CLI's solve. A damaged table file raises TableError (it is
     never rebuilt behind your back: delete it, or run optcube pdb build).
     """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench-random.sh [--set SET] [--n17 N] [--n18 N] [--n19 N] [--threads T]
+# Usage: scripts/bench-random.sh [--set SET] [--n17 N] [--n18 N] [--n19 N] [--n20 N] [--threads T]
 #                                [--pdb-dir DIR] [--out FILE]
 #
 # Benchmarks the optimal solver on the public benchmark positions by optimal length
@@ -20,6 +20,7 @@
 #   --n17 N          positions of length 17 (default 25, i.e. all; env N17)
 #   --n18 N          positions of length 18 (default 10; env N18)
 #   --n19 N          positions of length 19 (default 0; env N19)
+#   --n20 N          positions of length 20 (default 0; env N20)
 #   --threads T      search threads (default 1; env THREADS)
 #   --pdb-dir DIR    table directory (default: optcube's, i.e. $OPTCUBE_PDB_DIR or pdb/; env
 #                    PDB_DIR); missing tables are built first, which then counts in the wall time
@@ -42,6 +43,7 @@ set_name="${SET:-sym48}"
 n17="${N17:-25}"
 n18="${N18:-10}"
 n19="${N19:-0}"
+n20="${N20:-0}"
 threads="${THREADS:-1}"
 pdb_dir="${PDB_DIR:-}"
 out="${OUT:-}"
@@ -53,6 +55,7 @@ while [[ $# -gt 0 ]]; do
         --n17) n17="${2:?}"; shift 2 ;;
         --n18) n18="${2:?}"; shift 2 ;;
         --n19) n19="${2:?}"; shift 2 ;;
+        --n20) n20="${2:?}"; shift 2 ;;
         --threads) threads="${2:?}"; shift 2 ;;
         --pdb-dir) pdb_dir="${2:?}"; shift 2 ;;
         --out) out="${2:?}"; shift 2 ;;
@@ -60,7 +63,7 @@ while [[ $# -gt 0 ]]; do
         *) echo "$me: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-for v in "$n17" "$n18" "$n19"; do
+for v in "$n17" "$n18" "$n19" "$n20"; do
     [[ $v =~ ^[0-9]+$ ]] || { echo "$me: position counts must be non-negative integers, got '$v'" >&2; exit 2; }
 done
 [[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "$me: --threads must be a positive integer" >&2; exit 2; }
@@ -77,8 +80,8 @@ out="${out:-results/solve-bench-${set_name//,/+}-t${threads}.md}"
 
 # Lengths to run and their position files, checked before the (long) runs start.
 lengths=()
-declare -A count=([17]=$n17 [18]=$n18 [19]=$n19)
-for L in 17 18 19; do
+declare -A count=([17]=$n17 [18]=$n18 [19]=$n19 [20]=$n20)
+for L in 17 18 19 20; do
     n=${count[$L]}
     [[ $n -gt 0 ]] || continue
     f="$bench_dir/optimal-$L.txt"
@@ -87,7 +90,7 @@ for L in 17 18 19; do
     [[ $have -ge $n ]] || { echo "$me: $f has only $have positions, asked for $n" >&2; exit 2; }
     lengths+=("$L")
 done
-[[ ${#lengths[@]} -gt 0 ]] || { echo "$me: nothing to do (all of --n17/--n18/--n19 are 0)" >&2; exit 2; }
+[[ ${#lengths[@]} -gt 0 ]] || { echo "$me: nothing to do (all of --n17/--n18/--n19/--n20 are 0)" >&2; exit 2; }
 mkdir -p "$(dirname "$out")"
 
 if [[ -z $bin ]]; then

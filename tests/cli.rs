@@ -1012,3 +1012,53 @@ fn two_adjacent_faces_use_the_exact_table() {
         stdout(&o)
     );
 }
+
+/// Every table the program can write is named where a newcomer looks: each pattern in `pdb
+/// build --help`, in `pdb/README.md` and in `docs/tables.md`; each other solver's table file
+/// in `pdb/README.md`; every set name in `solve --help`.
+#[test]
+fn every_table_is_in_the_help_and_the_docs() {
+    use optcube::pdb::Pattern;
+    use optcube::solvers::{thistlethwaite, twophase};
+    let help = stdout(&optcube(&["pdb", "build", "--help"]));
+    let solve_help = stdout(&optcube(&["solve", "--help"]));
+    let readme = std::fs::read_to_string("pdb/README.md").unwrap();
+    let tables = std::fs::read_to_string("docs/tables.md").unwrap();
+    // Words of the help: names end at a comma, space or bracket.
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .map(str::to_string)
+            .collect()
+    };
+    let (help_words, solve_words) = (words(&help), words(&solve_help));
+    for p in Pattern::ALL {
+        let name = p.name();
+        assert!(
+            help_words.iter().any(|w| w == name),
+            "pdb build --help lacks {name}"
+        );
+        assert!(
+            readme.contains(&format!("`{name}.pdb`")),
+            "pdb/README.md lacks {name}"
+        );
+        assert!(
+            tables.contains(&format!("`{name}`")),
+            "docs/tables.md lacks {name}"
+        );
+    }
+    for set in optcube::pdb::set::SOLVE_PREFERENCE {
+        assert!(
+            solve_words.iter().any(|w| w == set),
+            "solve --help lacks the set {set}"
+        );
+    }
+    let others = (twophase::TABLE_NAMES.iter())
+        .chain(thistlethwaite::PHASE_NAMES.iter())
+        .chain([&optcube::pdb::ru::TABLE_NAME]);
+    for name in others {
+        assert!(
+            readme.contains(&format!("`{name}.pdb`")),
+            "pdb/README.md lacks {name}"
+        );
+    }
+}

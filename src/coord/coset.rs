@@ -389,27 +389,36 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
     (ep, eo)
 }
 
-/// Values of the `e6` edge part: the `e4` part × the flips of the first two M pieces.
-pub const N_SEP_FLIP6: usize = N_SEP_FLIP * 4;
-
-/// The `e6` edge part of a position from its edge bytes: `e4 part · 4 + flips`, where bit `k`
-/// of `flips` is the flip of the `k`-th place (in place order, `k` < 2) holding an M piece.
-/// A function of the full-flip coset (separation and the flip of every place): what
-/// [`crate::pdb::sym48e6`] needs of it.
-#[inline(always)]
-pub fn sep_flip6_bytes(e: &[u8; 16]) -> usize {
-    let (in_e, in_m, flips) = edge_masks(e);
-    let e4 = sep_of_masks(in_e, in_m) * 16 + compact(flips, in_e) as usize;
-    e4 * 4 + (compact(flips, in_m) & 3) as usize
+/// Values of the `eK` edge part (K = 6, 7, 8): the `e4` part × the flips of the first K − 4
+/// M pieces. `e6`: 2,217,600; `e7`: 4,435,200; `e8`: 8,870,400.
+pub const fn n_sep_flip_k(k: u8) -> usize {
+    assert!(k >= 6 && k <= 8, "eK edge parts are e6, e7 and e8");
+    N_SEP_FLIP << (k - 4)
 }
 
-/// Edges (permutation, flips) with `e6` edge part `x`: [`sep_flip_edges`] of `x / 4`, and the
-/// first two M pieces flipped as the low two bits say.
-pub fn sep_flip6_edges(x: usize) -> ([u8; 12], [u8; 12]) {
-    let (ep, mut eo) = sep_flip_edges(x / 4);
+/// Values of the `e6` edge part ([`n_sep_flip_k`]).
+pub const N_SEP_FLIP6: usize = n_sep_flip_k(6);
+
+/// The `eK` edge part (K = 6, 7, 8) of a position from its edge bytes: `e4 part · 2^(K−4) +
+/// flips`, where bit `k` of `flips` is the flip of the `k`-th place (in place order, `k` <
+/// K − 4) holding an M piece. A function of the full-flip coset (separation and the flip of
+/// every place): what [`crate::pdb::sym48ek`] needs of it.
+#[inline(always)]
+pub fn sep_flip_k_bytes<const K: u8>(e: &[u8; 16]) -> usize {
+    let (in_e, in_m, flips) = edge_masks(e);
+    let e4 = sep_of_masks(in_e, in_m) * 16 + compact(flips, in_e) as usize;
+    let m = K as u32 - 4;
+    (e4 << m) + (compact(flips, in_m) & ((1 << m) - 1)) as usize
+}
+
+/// Edges (permutation, flips) with `eK` edge part `x`: [`sep_flip_edges`] of the `e4` part,
+/// and the first K − 4 M pieces flipped as the low bits say.
+pub fn sep_flip_k_edges<const K: u8>(x: usize) -> ([u8; 12], [u8; 12]) {
+    let m = K as usize - 4;
+    let (ep, mut eo) = sep_flip_edges(x >> m);
     let mut k = 0;
     for (p, &piece) in ep.iter().enumerate() {
-        if edge_slice(piece) == 1 && k < 2 {
+        if edge_slice(piece) == 1 && k < m {
             eo[p] = (x >> k & 1) as u8;
             k += 1;
         }
@@ -510,7 +519,8 @@ mod tests {
     use crate::cube::Rng;
 
     /// The byte-mask extraction agrees with the loop over places, and the edge parts with
-    /// each other (`e6` extends `e4`, which extends the separation).
+    /// each other (`e8` extends `e7`, which extends `e6`, which extends `e4`, which extends the
+    /// separation).
     #[test]
     fn edge_masks_and_parts_agree() {
         let mut rng = Rng::new(20);
@@ -520,7 +530,15 @@ mod tests {
             assert_eq!(edge_masks(e), edge_masks_scalar(e));
             assert_eq!(slice_sep_bytes(e), slice_sep(&c.ep()));
             assert_eq!(sep_flip_bytes(e) / 16, slice_sep_bytes(e));
-            assert_eq!(sep_flip6_bytes(e) / 4, sep_flip_bytes(e));
+            assert_eq!(sep_flip_k_bytes::<6>(e) / 4, sep_flip_bytes(e));
+            // Each K keeps the e4 part above its low K − 4 bits, and the lower K's bits below.
+            let (k6, k7, k8) = (
+                sep_flip_k_bytes::<6>(e),
+                sep_flip_k_bytes::<7>(e),
+                sep_flip_k_bytes::<8>(e),
+            );
+            assert_eq!((k7 >> 3, k7 & 3), (k6 >> 2, k6 & 3));
+            assert_eq!((k8 >> 4, k8 & 7), (k7 >> 3, k7 & 7));
             // The flips: of the E pieces, then of the first two M pieces, in place order.
             let (ep, eo) = (c.ep(), c.eo());
             let of = |slice: u8| {
@@ -532,7 +550,9 @@ mod tests {
             let (ef, mf) = (of(0), of(1));
             let e_bits = (0..4).map(|k| ef[k] << k).sum::<usize>();
             assert_eq!(sep_flip_bytes(e) % 16, e_bits);
-            assert_eq!(sep_flip6_bytes(e) % 4, mf[0] | mf[1] << 1);
+            assert_eq!(sep_flip_k_bytes::<6>(e) % 4, mf[0] | mf[1] << 1);
+            let m_bits = (0..4).map(|k| mf[k] << k).sum::<usize>();
+            assert_eq!(sep_flip_k_bytes::<8>(e) % 16, m_bits);
         }
     }
 

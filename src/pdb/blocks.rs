@@ -228,7 +228,7 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
         Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
         Pattern::Sym48E0 => f.call(&super::sym48::Sym48Layout::new()),
         // See `Pattern::built_over_own_index`.
-        Pattern::Sym48E4 | Pattern::Sym48E6 => {
+        Pattern::Sym48E4 | Pattern::Sym48E6 | Pattern::Sym48E7 | Pattern::Sym48E8 => {
             panic!("{} has no layout of its index", pattern.name())
         }
     }

@@ -67,7 +67,9 @@ impl Method {
 /// Builds the table of `pattern` with `method` on the current rayon pool.
 pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
     match method {
-        Method::Bfs if pattern == Pattern::Sym48E6 => super::sym48e6::build(progress),
+        Method::Bfs if pattern == Pattern::Sym48E6 => super::sym48ek::build::<6>(progress),
+        Method::Bfs if pattern == Pattern::Sym48E7 => super::sym48ek::build::<7>(progress),
+        Method::Bfs if pattern == Pattern::Sym48E8 => super::sym48ek::build::<8>(progress),
         Method::Bfs if !pattern.built_over_own_index() => super::sym48e4::build(progress),
         Method::Bfs => with_layout(pattern, Bfs { pattern, progress }),
         Method::Iddfs => iddfs(pattern, progress),

@@ -16,7 +16,7 @@ pub mod ru;
 pub mod successors;
 pub mod sym48;
 pub mod sym48e4;
-pub mod sym48e6;
+pub mod sym48ek;
 pub mod table;
 
 pub use generate::{Method, generate};

@@ -15,7 +15,7 @@
 use super::batch::{Batch, Members};
 use super::phase1::{self, Phase1Space};
 use super::sym48::{self, Sym48Space};
-use super::{sym48e4, sym48e6};
+use super::{sym48e4, sym48ek};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
@@ -47,8 +47,12 @@ pub enum Pattern {
     /// 1,881,079,200 entries ([`super::sym48e4`]).
     Sym48E4,
     /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
-    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48e6`]).
+    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48ek`]).
     Sym48E6,
+    /// With the first three M pieces' flips: 15,048,633,600 entries ([`super::sym48ek`]).
+    Sym48E7,
+    /// With all four M pieces' flips: 30,097,267,200 entries ([`super::sym48ek`]).
+    Sym48E8,
 }
 
 const PERM8: PartialPerm = permutation(8);
@@ -58,7 +62,7 @@ const PICK6: PartialPerm = PartialPerm::new(12, 6);
 
 impl Pattern {
     /// Every pattern, in a fixed order.
-    pub const ALL: [Pattern; 11] = [
+    pub const ALL: [Pattern; 13] = [
         Pattern::Corners,
         Pattern::Edges7A,
         Pattern::Edges7B,
@@ -70,6 +74,8 @@ impl Pattern {
         Pattern::Sym48E0,
         Pattern::Sym48E4,
         Pattern::Sym48E6,
+        Pattern::Sym48E7,
+        Pattern::Sym48E8,
     ];
 
     /// Short name, also the table file's stem.
@@ -86,6 +92,8 @@ impl Pattern {
             Pattern::Sym48E0 => "sym48e0",
             Pattern::Sym48E4 => "sym48e4",
             Pattern::Sym48E6 => "sym48e6",
+            Pattern::Sym48E7 => "sym48e7",
+            Pattern::Sym48E8 => "sym48e8",
         }
     }
 
@@ -109,10 +117,10 @@ impl Pattern {
     /// The payload format a file of this pattern is written in, given the table's exact
     /// histogram (the file's header records it).
     pub fn file_format(self, histogram: &[u64]) -> super::Format {
-        if self == Pattern::Sym48E6 {
+        if self.coset_flips().is_some() {
             // Its values stop at the cap, which must read exactly: the three values below it.
             super::Format::Lines {
-                base: sym48e6::CAP - 3,
+                base: sym48ek::CAP - 3,
             }
         } else if self.stored_in_lines() {
             super::Format::Lines {
@@ -142,11 +150,11 @@ impl Pattern {
                 "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)"
                     .into()
             }
-            Pattern::Sym48E6 => {
+            Pattern::Sym48E6 | Pattern::Sym48E7 | Pattern::Sym48E8 => format!(
                 "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-                 first two M pieces (48 symmetries; exact to 11 moves, 12 for more)"
-                    .into()
-            }
+                 first {} M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+                ["two", "three", "four"][self.coset_flips().unwrap_or(6) as usize - 6]
+            ),
             _ => {
                 let (start, k) = self.edge_run();
                 EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
@@ -167,7 +175,9 @@ impl Pattern {
             | Pattern::Phase1Sorted
             | Pattern::Sym48E0
             | Pattern::Sym48E4
-            | Pattern::Sym48E6 => (0, 0),
+            | Pattern::Sym48E6
+            | Pattern::Sym48E7
+            | Pattern::Sym48E8 => (0, 0),
         }
     }
 
@@ -182,7 +192,9 @@ impl Pattern {
             Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
             Pattern::Sym48E0 => sym48::ENTRIES,
             Pattern::Sym48E4 => sym48e4::ENTRIES,
-            Pattern::Sym48E6 => sym48e6::ENTRIES,
+            Pattern::Sym48E6 => sym48ek::entries(6),
+            Pattern::Sym48E7 => sym48ek::entries(7),
+            Pattern::Sym48E8 => sym48ek::entries(8),
         }
     }
 
@@ -200,7 +212,9 @@ impl Pattern {
             | Pattern::Phase1Sorted
             | Pattern::Sym48E0
             | Pattern::Sym48E4
-            | Pattern::Sym48E6 => self.index_of_position(&q.inverse()),
+            | Pattern::Sym48E6
+            | Pattern::Sym48E7
+            | Pattern::Sym48E8 => self.index_of_position(&q.inverse()),
         }
     }
 
@@ -216,6 +230,8 @@ impl Pattern {
                 | Pattern::Sym48E0
                 | Pattern::Sym48E4
                 | Pattern::Sym48E6
+                | Pattern::Sym48E7
+                | Pattern::Sym48E8
         )
     }
 
@@ -247,7 +263,25 @@ impl Pattern {
     /// leaves the inverse position's value unchanged.
     #[inline(always)]
     pub fn coset_holds_half_turns(self) -> bool {
-        matches!(self, Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6)
+        matches!(
+            self,
+            Pattern::Sym48E0
+                | Pattern::Sym48E4
+                | Pattern::Sym48E6
+                | Pattern::Sym48E7
+                | Pattern::Sym48E8
+        )
+    }
+
+    /// `K` of the coset tables `sym48eK` that one builder makes ([`super::sym48ek`]).
+    #[inline(always)]
+    pub const fn coset_flips(self) -> Option<u8> {
+        match self {
+            Pattern::Sym48E6 => Some(6),
+            Pattern::Sym48E7 => Some(7),
+            Pattern::Sym48E8 => Some(8),
+            _ => None,
+        }
     }
 
     /// Is the table built by a breadth-first search over the blocks of its own index
@@ -255,7 +289,7 @@ impl Pattern {
     /// classes ([`sym48e4::UdLayout`]) and the table is read off that one, so it has no
     /// layout of its own index and no IDDFS build.
     pub fn built_over_own_index(self) -> bool {
-        !matches!(self, Pattern::Sym48E4 | Pattern::Sym48E6)
+        self != Pattern::Sym48E4 && self.coset_flips().is_none()
     }
 
     /// Entries the build's breadth-first search fills (its progress counts them): the table's
@@ -271,7 +305,9 @@ impl Pattern {
     pub fn build_bytes(self) -> u64 {
         match self {
             Pattern::Sym48E4 => sym48e4::BUILD_BYTES,
-            Pattern::Sym48E6 => sym48e6::BUILD_BYTES,
+            Pattern::Sym48E6 => sym48ek::build_bytes(6),
+            Pattern::Sym48E7 => sym48ek::build_bytes(7),
+            Pattern::Sym48E8 => sym48ek::build_bytes(8),
             _ => super::table::bytes_for(self.entries()) as u64,
         }
     }
@@ -283,6 +319,8 @@ impl Pattern {
             Pattern::Sym48E0 => Sym48Space::get().index::<0>(p),
             Pattern::Sym48E4 => Sym48Space::get().index::<4>(p),
             Pattern::Sym48E6 => Sym48Space::get().index::<6>(p),
+            Pattern::Sym48E7 => Sym48Space::get().index::<7>(p),
+            Pattern::Sym48E8 => Sym48Space::get().index::<8>(p),
             Pattern::Phase1 | Pattern::Phase1Sorted => {
                 Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
             }
@@ -325,6 +363,8 @@ impl Pattern {
             Pattern::Sym48E0 => Sym48Space::get().for_each_index::<0>(cubes, members, f),
             Pattern::Sym48E4 => Sym48Space::get().for_each_index::<4>(cubes, members, f),
             Pattern::Sym48E6 => Sym48Space::get().for_each_index::<6>(cubes, members, f),
+            Pattern::Sym48E7 => Sym48Space::get().for_each_index::<7>(cubes, members, f),
+            Pattern::Sym48E8 => Sym48Space::get().for_each_index::<8>(cubes, members, f),
         }
     }
 
@@ -355,6 +395,8 @@ impl Pattern {
             Pattern::Sym48E0 => return Sym48Space::get().unrank::<0>(i).inverse(),
             Pattern::Sym48E4 => return Sym48Space::get().unrank::<4>(i).inverse(),
             Pattern::Sym48E6 => return Sym48Space::get().unrank::<6>(i).inverse(),
+            Pattern::Sym48E7 => return Sym48Space::get().unrank::<7>(i).inverse(),
+            Pattern::Sym48E8 => return Sym48Space::get().unrank::<8>(i).inverse(),
             _ => {
                 let (start, k) = self.edge_run();
                 let pp = if k == 7 { PICK7 } else { PICK6 };
@@ -436,9 +478,11 @@ mod tests {
                     Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
                     Pattern::Phase1 => ud || m.quarter_turns() == 2,
                     Pattern::Phase1Sorted => ud,
-                    Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6 => {
-                        m.quarter_turns() == 2
-                    }
+                    Pattern::Sym48E0
+                    | Pattern::Sym48E4
+                    | Pattern::Sym48E6
+                    | Pattern::Sym48E7
+                    | Pattern::Sym48E8 => m.quarter_turns() == 2,
                     _ => false,
                 };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");

@@ -18,8 +18,8 @@ pub fn default_dir() -> PathBuf {
 /// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
 /// (corners and two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the
 /// 48-symmetry coset table, always probed on the inverse too), `sym48e4` (the coset table with
-/// the E-slice edges' flips), `sym48e6` (with two more edges' flips), each coset set with its
-/// [`FALLBACKS`]; or one pattern's own name.
+/// the E-slice edges' flips), `sym48e6`, `sym48e7`, `sym48e8` (with two, three, four more
+/// edges' flips), each coset set with its [`FALLBACKS`]; or one pattern's own name.
 pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     match name {
         "korf" => Some(vec![
@@ -34,6 +34,8 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
         "sym48" => Some(with_fallbacks(Pattern::Sym48E0)),
         "sym48e4" => Some(with_fallbacks(Pattern::Sym48E4)),
         "sym48e6" => Some(with_fallbacks(Pattern::Sym48E6)),
+        "sym48e7" => Some(with_fallbacks(Pattern::Sym48E7)),
+        "sym48e8" => Some(with_fallbacks(Pattern::Sym48E8)),
         other => Pattern::from_name(other).map(|p| vec![p]),
     }
 }
@@ -75,10 +77,13 @@ pub fn set_names() -> String {
 }
 
 /// The sets `solve` prefers when none is named, fastest first, as measured on random 17-movers
-/// (`results/memory-choices.md`; `docs/tables.md`, "The `sym48e6` table"). With their fallbacks the
-/// coset sets are also faster than `korf` in and near their subgroup
+/// (`results/memory-choices.md`; `docs/tables.md`, "The `sym48e6` table"; `sym48e7` is faster
+/// still, though not by GB·s, and is only ever there when built by hand). With their fallbacks
+/// the coset sets are also faster than `korf` in and near their subgroup
 /// (`results/solve-bench-structured.md`), so a coset set present always goes first.
-pub const SOLVE_PREFERENCE: [&str; 5] = ["sym48e6", "sym48e4", "huge", "sym48", "korf"];
+pub const SOLVE_PREFERENCE: [&str; 7] = [
+    "sym48e8", "sym48e7", "sym48e6", "sym48e4", "huge", "sym48", "korf",
+];
 
 /// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
 /// checked: loading checks them), if any.
@@ -425,6 +430,10 @@ mod tests {
         // Present tables win over the memory.
         let c = choose(&dir, Some(1 << 20));
         assert_eq!((c.set, c.present), ("sym48e6", true));
+        // The larger coset tables are never built for a first use, but go first when there.
+        assert!(FIRST_BUILD.iter().all(|(s, _)| !s.starts_with("sym48e7")));
+        std::fs::write(table_path(&dir, "sym48e7"), b"x").unwrap();
+        assert_eq!(strongest_present(&dir), Some("sym48e7"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -29,9 +29,9 @@ use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SEP_FLIP6, N_SLICE_SEP, SliceSep,
-    corner_coset_bytes, corner_coset_cube, sep_flip_bytes, sep_flip_edges, sep_flip6_bytes,
-    sep_flip6_edges, slice_sep_bytes, slice_sep_edges,
+    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep,
+    corner_coset_bytes, corner_coset_cube, n_sep_flip_k, sep_flip_bytes, sep_flip_edges,
+    sep_flip_k_bytes, sep_flip_k_edges, slice_sep_bytes, slice_sep_edges,
 };
 use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
@@ -75,7 +75,7 @@ impl Sym48Space {
     }
 
     /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`super::sym48e4`])
-    /// or `sym48e6` (6, [`super::sym48e6`]).
+    /// or `sym48e6`, `sym48e7`, `sym48e8` (6, 7, 8: [`super::sym48ek`]).
     #[inline(always)]
     pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
         self.index_of::<K>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
@@ -84,7 +84,7 @@ impl Sym48Space {
     /// The index of `p`, whose corner coset has class and symmetry `class_sym`: the class
     /// times the edge part's size plus the edge part of `S p S⁻¹` (only its edges are
     /// computed right): the separation, with the E pieces' flips for `K` = 4, and the first
-    /// two M pieces' flips too for 6.
+    /// K − 4 M pieces' flips too for 6, 7 and 8.
     #[inline(always)]
     fn index_of<const K: u8>(&self, class_sym: u32, p: &Cube) -> u64 {
         let (cls, s) = ((class_sym >> 6) as u64, (class_sym & 63) as usize);
@@ -98,8 +98,8 @@ impl Sym48Space {
         match K {
             0 => N_SLICE_SEP as u64,
             4 => N_SEP_FLIP as u64,
-            6 => N_SEP_FLIP6 as u64,
-            _ => panic!("coset variants are e0, e4 and e6"),
+            6..=8 => n_sep_flip_k(K) as u64,
+            _ => panic!("coset variants are e0, e4, e6, e7 and e8"),
         }
     }
 
@@ -109,7 +109,7 @@ impl Sym48Space {
         (match K {
             0 => slice_sep_bytes(e),
             4 => sep_flip_bytes(e),
-            _ => sep_flip6_bytes(e),
+            _ => sep_flip_k_bytes::<K>(e),
         }) as u64
     }
 
@@ -163,7 +163,7 @@ impl Sym48Space {
         let (ep, eo) = match K {
             0 => (slice_sep_edges(x), [0; 12]),
             4 => sep_flip_edges(x),
-            _ => sep_flip6_edges(x),
+            _ => sep_flip_k_edges::<K>(x),
         };
         Cube::from_parts(c.cp(), c.co(), ep, eo)
     }

@@ -98,7 +98,7 @@ impl Heuristic {
         for (p, _) in &tables {
             // Build the coordinate tables now, not during the first search.
             match p {
-                Pattern::Sym48E0 | Pattern::Sym48E4 | Pattern::Sym48E6 => {
+                p if p.coset_holds_half_turns() => {
                     crate::pdb::sym48::Sym48Space::get();
                 }
                 Pattern::Phase1 | Pattern::Phase1Sorted => {
@@ -142,7 +142,9 @@ impl Heuristic {
                 | Pattern::EdgePerm
                 | Pattern::Sym48E0
                 | Pattern::Sym48E4
-                | Pattern::Sym48E6 => false,
+                | Pattern::Sym48E6
+                | Pattern::Sym48E7
+                | Pattern::Sym48E8 => false,
             };
             if turned {
                 for t in turns {

@@ -1,12 +1,15 @@
-//! The table `sym48e6`: like `sym48e4` ([`super::sym48e4`]), with the flips of two more edges —
-//! the first two M pieces in place order ([`crate::coord::coset::sep_flip6_bytes`]) — variant
-//! `eK` of Tronto's H48 coordinate with K = 6 (nissy-core `doc/h48.md`).
+//! The tables `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e4` ([`super::sym48e4`]), with the
+//! flips of K − 4 more edges — the first two, three or four M pieces in place order
+//! ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48 coordinate with
+//! K = 6, 7, 8 (nissy-core `doc/h48.md`). One coordinate and one builder, generic over `K`.
 //!
-//! An entry is `class · 2,217,600 + edge part`: the class of the position's corner coset under
-//! all 48 symmetries (3,393), and the `e6` edge part of the position conjugated onto that
-//! class's representative. 7,524,316,800 entries.
+//! An entry is `class · edge parts + edge part`: the class of the position's corner coset under
+//! all 48 symmetries (3,393), and the `eK` edge part of the position conjugated onto that
+//! class's representative (2,217,600 values for `e6`, twice as many for each further K).
+//! `e6`: 7,524,316,800 entries (1.9 GB as 2-bit lines); `e7`: 15,048,633,600 (3.8 GB);
+//! `e8`: 30,097,267,200 (7.5 GB).
 //!
-//! **Not a coset table.** Six edges' flips are no subgroup's coset: the subgroup of
+//! **Not a coset table.** Six (seven, eight) edges' flips are no subgroup's coset: the subgroup of
 //! [`super::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
 //! are oriented" is closed under composition only when the six are whole slices. The
 //! coordinate is instead a projection of the coset of the subgroup `H11` that orients every
@@ -35,12 +38,14 @@
 //! classes), each layer marked with its distance; then each coset of the last layer is moved
 //! once and twice (canonical pairs), the results marked with 10 and 11. Marks take the
 //! minimum, so the table does not depend on the order threads mark in: 1 and 2 threads give
-//! the same bytes. Entries no mark reached read [`CAP`].
+//! the same bytes. Entries no mark reached read [`CAP`]. The search over cosets is the same for
+//! every K; only the marks' index differs, so a larger K costs memory (the nibble table being
+//! marked: 3.8, 7.5 or 15 GB) and cache misses, not search.
 
 use super::table::{NibbleTable, bytes_for};
 use crate::coord::coset::{
-    N_CORNER_COSET_CLASSES, N_SEP_EO, N_SEP_FLIP6, N_SLICE_SEP, corner_coset_cube, sep_eo_bytes,
-    sep_flip6_bytes, slice_sep_edges,
+    N_CORNER_COSET_CLASSES, N_SEP_EO, N_SLICE_SEP, corner_coset_cube, n_sep_flip_k, sep_eo_bytes,
+    slice_sep_edges,
 };
 use crate::cube::packed::next_layer_of;
 use crate::cube::{Cube, Move, allowed_after};
@@ -50,8 +55,10 @@ use rayon::prelude::*;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Entries of the table: corner coset classes (48 symmetries) × separations × 6 flips.
-pub const ENTRIES: u64 = N_CORNER_COSET_CLASSES as u64 * N_SEP_FLIP6 as u64;
+/// Entries of table `eK`: corner coset classes (48 symmetries) × separations × K flips.
+pub const fn entries(k: u8) -> u64 {
+    N_CORNER_COSET_CLASSES as u64 * n_sep_flip_k(k) as u64
+}
 
 /// Entries at most this far from solved read their exact value.
 pub const EXACT_DEPTH: u8 = 11;
@@ -60,11 +67,13 @@ pub const EXACT_DEPTH: u8 = 11;
 /// [`EXACT_DEPTH`] were marked.
 pub const CAP: u8 = EXACT_DEPTH + 1;
 
-/// Bytes the build may hold at its peak, an upper bound: the nibble table (3.8 GB), the 2-bit
-/// file form made from it (1.9 GB), and 3 GB for the layers of keys (layer 9 is 79,203,853
-/// keys, 0.6 GB, and its making holds 18 neighbours of each key of layer 8). Measured peak
-/// resident: 5.5 GB.
-pub const BUILD_BYTES: u64 = bytes_for(ENTRIES) as u64 + ENTRIES / 4 + (3 << 30);
+/// Bytes the build of table `eK` may hold at its peak, an upper bound: the nibble table (3.8 GB
+/// for `e6`, twice that for each further K), the 2-bit file form made from it (half of it),
+/// and 3 GB for the layers of keys (layer 9 is 79,203,853 keys, 0.6 GB, and its making holds
+/// 18 neighbours of each key of layer 8). Measured peak resident of `e6`: 5.5 GB.
+pub const fn build_bytes(k: u8) -> u64 {
+    bytes_for(entries(k)) as u64 + entries(k) / 4 + (3 << 30)
+}
 
 /// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every
 /// symmetry `S` that takes `p`'s corner coset onto the class representative's (one, or the
@@ -152,14 +161,14 @@ impl Marks for NibbleTable {
 /// One thread's marks in two stages: a stage's entries are computed and prefetched, and
 /// lowered when the next stage is done, so that the table's cache misses overlap the next
 /// stage's arithmetic.
-struct Stages<'a, M: Marks> {
+struct Stages<'a, M: Marks, const K: u8> {
     marks: &'a M,
     sp: &'static Sym48Space,
     ready: Vec<(u64, u8)>,
     pending: Vec<(u64, u8)>,
 }
 
-impl<'a, M: Marks> Stages<'a, M> {
+impl<'a, M: Marks, const K: u8> Stages<'a, M, K> {
     fn new(marks: &'a M) -> Self {
         Stages {
             marks,
@@ -175,7 +184,7 @@ impl<'a, M: Marks> Stages<'a, M> {
     fn add(&mut self, p: &Cube, d: u8) {
         let (marks, pending) = (self.marks, &mut self.pending);
         for_each_conjugate(self.sp, p, |cls, e| {
-            let i = cls as u64 * N_SEP_FLIP6 as u64 + sep_flip6_bytes(e) as u64;
+            let i = cls as u64 * Sym48Space::inner::<K>() + Sym48Space::edge_part::<K>(e);
             marks.prefetch(i);
             pending.push((i, d));
         });
@@ -192,7 +201,7 @@ impl<'a, M: Marks> Stages<'a, M> {
     }
 }
 
-impl<M: Marks> Drop for Stages<'_, M> {
+impl<M: Marks, const K: u8> Drop for Stages<'_, M, K> {
     fn drop(&mut self) {
         self.next_stage();
         self.next_stage();
@@ -220,20 +229,21 @@ pub fn for_each_h11_layer(depth: u8, mut on_layer: impl FnMut(u8, &[u64])) {
 /// moves (two more). Every mark comes from a coset at most that far from solved, and every
 /// coset within `depth` moves is marked with its distance: a shortest sequence to it passes
 /// a coset of layer `depth − 2` and ends with two moves in canonical order.
-pub fn mark_within(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
+pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
     assert!(depth >= 2, "marks to depth 2 or more");
+    let entries = entries(K);
     let listed = depth - 2;
     for_each_h11_layer(listed, |d, layer| {
         if let Some(p) = progress {
             p.update(
-                ENTRIES * d as u64 / (depth as u64 + 1),
+                entries * d as u64 / (depth as u64 + 1),
                 &format!("depth {d}: {} coset classes", layer.len()),
             );
         }
         // Chunks small enough that the progress of the last layer moves.
         let done = std::sync::atomic::AtomicU64::new(0);
         layer.par_chunks(1 << 14).for_each(|keys| {
-            let mut stages = Stages::new(marks);
+            let mut stages = Stages::<_, K>::new(marks);
             for &k in keys {
                 let c = key_cube(k);
                 stages.add(&c, d);
@@ -252,9 +262,9 @@ pub fn mark_within(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
             drop(stages);
             if let Some(p) = progress.filter(|_| d == listed) {
                 let n = done.fetch_add(keys.len() as u64, Relaxed) + keys.len() as u64;
-                let span = ENTRIES * 2 / (depth as u64 + 1);
+                let span = entries * 2 / (depth as u64 + 1);
                 p.update(
-                    ENTRIES * d as u64 / (depth as u64 + 1) + span * n / layer.len() as u64,
+                    entries * d as u64 / (depth as u64 + 1) + span * n / layer.len() as u64,
                     &format!(
                         "depth {d}: moving {n} of {} coset classes twice",
                         layer.len()
@@ -265,12 +275,13 @@ pub fn mark_within(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
     });
 }
 
-/// Builds the table on the current rayon pool (progress in entries, scaled by depth).
-pub fn build(progress: &Progress) -> NibbleTable {
-    let table = NibbleTable::new_unknown_in_huge_pages(ENTRIES)
-        .unwrap_or_else(|_| NibbleTable::new_unknown(ENTRIES));
-    mark_within(EXACT_DEPTH, &table, Some(progress));
-    progress.update(ENTRIES, &format!("the rest reads {CAP}"));
+/// Builds table `eK` on the current rayon pool (progress in entries, scaled by depth).
+pub fn build<const K: u8>(progress: &Progress) -> NibbleTable {
+    let entries = entries(K);
+    let table = NibbleTable::new_unknown_in_huge_pages(entries)
+        .unwrap_or_else(|_| NibbleTable::new_unknown(entries));
+    mark_within::<K>(EXACT_DEPTH, &table, Some(progress));
+    progress.update(entries, &format!("the rest reads {CAP}"));
     table.fill_unknown(CAP);
     table
 }
@@ -278,24 +289,32 @@ pub fn build(progress: &Progress) -> NibbleTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coord::coset::sep_flip6_edges;
+    use crate::coord::coset::{sep_flip_k_bytes, sep_flip_k_edges};
     use crate::coord::symmetry::symmetries;
     use crate::cube::Rng;
     use std::collections::HashMap;
     use std::sync::Mutex;
 
-    /// 117,567,450 · 2^6 entries; the edge part reads back what it was made from.
+    /// 117,567,450 · 2^K entries; the edge part reads back what it was made from.
     #[test]
     fn entry_count_and_edge_part() {
-        assert_eq!(ENTRIES, 117_567_450 << 6);
-        assert_eq!(crate::pdb::Pattern::Sym48E6.entries(), ENTRIES);
-        let mut rng = Rng::new(66);
-        for _ in 0..2000 {
-            let x = rng.below(N_SEP_FLIP6 as u64) as usize;
-            let (ep, eo) = sep_flip6_edges(x);
-            let c = Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo);
-            assert_eq!(sep_flip6_bytes(c.edge_bytes()), x);
+        fn check<const K: u8>(rng: &mut Rng) {
+            assert_eq!(entries(K), 117_567_450 << K);
+            for _ in 0..2000 {
+                let x = rng.below(n_sep_flip_k(K) as u64) as usize;
+                let (ep, eo) = sep_flip_k_edges::<K>(x);
+                let c = Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo);
+                assert_eq!(sep_flip_k_bytes::<K>(c.edge_bytes()), x);
+            }
         }
+        let mut rng = Rng::new(66);
+        check::<6>(&mut rng);
+        check::<7>(&mut rng);
+        check::<8>(&mut rng);
+        use crate::pdb::Pattern;
+        assert_eq!(Pattern::Sym48E6.entries(), entries(6));
+        assert_eq!(Pattern::Sym48E7.entries(), entries(7));
+        assert_eq!(Pattern::Sym48E8.entries(), entries(8));
     }
 
     /// The canonical key is the same for a position, its conjugates and its coset's cube, and
@@ -337,35 +356,42 @@ mod tests {
         }
     }
 
-    /// The marks of every coset class within `depth` moves, on a pool of `threads`.
-    fn marks_within(depth: u8, threads: usize) -> HashMap<u64, u8> {
+    /// The marks of every coset class within `depth` moves for table `eK`, on a pool of
+    /// `threads`.
+    fn marks_within<const K: u8>(depth: u8, threads: usize) -> HashMap<u64, u8> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let marks = Map(Mutex::new(HashMap::new()));
-        pool.install(|| mark_within(depth, &marks, None));
+        pool.install(|| mark_within::<K>(depth, &marks, None));
         marks.0.into_inner().unwrap()
     }
 
     /// The marks do not depend on the number of threads (the table is their minimum).
     #[test]
     fn one_and_two_threads_mark_the_same() {
-        let one = marks_within(5, 1);
+        let one = marks_within::<6>(5, 1);
         assert!(one.len() > 2_000, "{} entries marked", one.len());
-        assert!(one == marks_within(5, 2));
+        assert!(one == marks_within::<6>(5, 2));
     }
 
     /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
     /// in for the table (unmarked entries reading 7), no position within 6 moves, nor its
     /// inverse or a conjugate, reads more than its distance, whichever symmetry its lookup
-    /// picked.
+    /// picked; for `e6`, `e7` and `e8`.
     #[test]
     fn marks_are_lower_bounds_within_6_moves() {
+        lower_bounds_within_6::<6>();
+        lower_bounds_within_6::<7>();
+        lower_bounds_within_6::<8>();
+    }
+
+    fn lower_bounds_within_6<const K: u8>() {
         let sp = Sym48Space::get();
-        let marks = marks_within(6, 2);
+        let marks = marks_within::<K>(6, 2);
         assert!(marks.len() > 20_000, "{} entries marked", marks.len());
-        let read = |q: &Cube| *marks.get(&sp.index::<6>(q)).unwrap_or(&7);
+        let read = |q: &Cube| *marks.get(&sp.index::<K>(q)).unwrap_or(&7);
         let syms = symmetries();
         let mut rng = Rng::new(68);
         let mut at_distance = 0u64;
