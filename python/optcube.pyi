@@ -106,6 +106,12 @@ class Solver:
         sequences (`U D`, never `D U`), sorted, each checked on the position.
         unique="symmetry" keeps the least solution of each class under the position's own
         symmetries (symmetry_classes gives their number; needs limit=None)."""
+    def solve_in(self, position: str, moveset: str, all: bool = False) -> Result:
+        """Solve with the turns of moveset only ("R U", "U D R L F2 B2"), optimally among the
+        sequences they make (as the CLI's solve --moveset). Two adjacent faces read the exact
+        <R,U> table (built in pdb_dir on first use); other sets are searched with this
+        solver's tables on one thread. all=True collects every optimal solution. A position
+        the set cannot reach raises ValueError."""
     def solve_many(self, positions: Iterable[str]) -> List[Result]:
         """Solve each position in order; bad input raises before any search."""
     @property

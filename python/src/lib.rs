@@ -12,9 +12,11 @@
 //!   `optcube.TableError` (an `OSError`) naming the file.
 
 use optcube::cube::{Cube, Rng, format_moves, parse_moves, parse_position};
+use optcube::pdb::ru::RuTable;
 use optcube::pdb::set::{self, SetError, default_dir, resolve_names};
 use optcube::progress::ProgressMode;
 use optcube::search::SearchOptions;
+use optcube::search::subset::{self, MoveSet};
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::solvers::outcome::{Detail, Outcome};
 use optcube::solvers::thistlethwaite::Thistlethwaite;
@@ -385,6 +387,61 @@ impl Solver {
         Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
     }
 
+    /// Solves one position with the turns of `moveset` only ("R U", "U D R L F2 B2"),
+    /// optimally among the sequences they make, as the CLI's `solve --moveset`: two adjacent
+    /// faces read the exact <R,U> table (built in pdb_dir on first use, about 2 s), other sets
+    /// are searched with this solver's tables on one thread. `all=True` collects every optimal
+    /// solution. A position the set cannot reach raises ValueError.
+    #[pyo3(signature = (position, moveset, all=false))]
+    fn solve_in(
+        &self,
+        py: Python<'_>,
+        position: &str,
+        moveset: &str,
+        all: bool,
+    ) -> PyResult<PyOutcome> {
+        let set = MoveSet::parse(moveset).map_err(value_error)?;
+        let cube = self::position(position)?;
+        let exact = subset::exact_table_symmetry(&set);
+        let why = (set.unreachable(&cube))
+            .or_else(|| exact.and_then(|s| subset::exact_unreachable(&cube, s)));
+        if let Some(why) = why {
+            return Err(value_error(format!(
+                "the move set {set} cannot solve it: {why}"
+            )));
+        }
+        let opts = SearchOptions {
+            solutions: if all {
+                optcube::search::ALL_SOLUTIONS
+            } else {
+                1
+            },
+            ..self.options.clone()
+        };
+        let (r, label) = match exact {
+            Some(sym) => {
+                let table = cached(&RU_TABLE, &self.dir, || {
+                    py.detach(|| RuTable::open(&self.dir, ProgressMode::auto()))
+                        .map_err(table_error)
+                })?;
+                let r = py
+                    .detach(|| subset::solve_exact(&table, &cube, sym, &opts))
+                    .map_err(value_error)?;
+                (r, optcube::pdb::ru::TABLE_NAME)
+            }
+            None => (
+                interruptible(py, |stop| {
+                    subset::solve_in(self.solver.heuristic(), &cube, &set, &opts, stop)
+                })?,
+                self.set.as_str(),
+            ),
+        };
+        let outcome = Outcome::from_search(position.trim(), r, None, opts.solutions)
+            .in_moveset(&set)
+            .map_err(PyRuntimeError::new_err)?;
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(label))
+    }
+
     /// Solves every position of an iterable, in order; bad input raises before any search,
     /// naming the item (its index from 0, and its text).
     fn solve_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyOutcome>> {
@@ -444,6 +501,7 @@ impl Solver {
 type Cache<T> = LazyLock<Mutex<HashMap<PathBuf, Arc<T>>>>;
 static TWOPHASE: Cache<TwoPhase> = LazyLock::new(Default::default);
 static THISTLETHWAITE: Cache<Thistlethwaite> = LazyLock::new(Default::default);
+static RU_TABLE: Cache<RuTable> = LazyLock::new(Default::default);
 
 /// The solver cached for `dir`, opened first if there is none. The lock is not held while
 /// tables are opened (which may build them).

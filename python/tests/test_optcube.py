@@ -291,3 +291,24 @@ def test_ctrl_c_stops_the_search(pdb):
         raise AssertionError("the search did not stop within 30 s of Ctrl-C")
     assert p.stdout.read().strip() == "interrupted"
     assert status == 3
+
+
+def test_solve_in_a_moveset_equals_the_cli(solver, pdb):
+    # (R2 U2)^3: two optimal <R,U> solutions, read from the exact table.
+    position = "R2 U2 R2 U2 R2 U2"
+    r = solver.solve_in(position, "R U", all=True)
+    assert r.optimal and r.length == 6 and r.optimal_solutions == 2
+    assert r.solutions == ["U2 R2 U2 R2 U2 R2", "R2 U2 R2 U2 R2 U2"]
+    assert r.to_dict()["moveset"] == "U R" and r.to_dict()["set"] == "moveset-ru"
+    _, out, _ = cli("solve", position, "--moveset", "R U", "--all", "--pdb-dir", str(pdb), "--json")
+    assert json.loads(out)["solutions"] == r.solutions
+    # A set without an exact table is searched: only R, U and F turns, never shorter than 18-turn optimal.
+    scramble = "R U F R' U' F'"
+    s = solver.solve_in(scramble, "R U F")
+    assert s.optimal and solves(scramble, s.solution)
+    assert all(m[0] in "RUF" for m in s.moves)
+    assert s.length >= solver.solve(scramble).length
+    with pytest.raises(ValueError, match="cannot solve it"):
+        solver.solve_in("R U R' U' R' F R2 U' R' U' R U R' F'", "R U")
+    with pytest.raises(ValueError, match='"Q"'):
+        solver.solve_in("R U", "R Q")
