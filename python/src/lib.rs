@@ -403,9 +403,7 @@ impl Solver {
         let set = MoveSet::parse(moveset).map_err(value_error)?;
         let cube = self::position(position)?;
         let exact = subset::exact_table_symmetry(&set);
-        let why = (set.unreachable(&cube))
-            .or_else(|| exact.and_then(|s| subset::exact_unreachable(&cube, s)));
-        if let Some(why) = why {
+        if let Some(why) = set.unreachable(&cube) {
             return Err(value_error(format!(
                 "the move set {set} cannot solve it: {why}"
             )));

@@ -110,8 +110,20 @@ impl MoveSet {
     }
 
     /// Why `cube` cannot be solved with these turns, when a cheap exact test shows it
-    /// (module docs); `None` says only that those tests pass.
+    /// (module docs), or, for a set with an exact table, when the table's coordinate cannot
+    /// be read (no table needed); `None` says only that those tests pass.
     pub fn unreachable(&self, cube: &Cube) -> Option<String> {
+        self.unmoved_pieces(cube).or_else(|| {
+            let sym = exact_table_symmetry(self)?;
+            RuSpace::get()
+                .index(&symmetries().conj_cube(cube, sym))
+                .err()
+        })
+    }
+
+    /// [`MoveSet::unreachable`]'s tests from the subset's own move cubes: unmoved slots,
+    /// flips, twists.
+    fn unmoved_pieces(&self, cube: &Cube) -> Option<String> {
         let turns: Vec<Cube> = self.moves().map(|m| *m.cube()).collect();
         // Each piece slot as (kind, name, its piece and orientation in a cube).
         type Slot = fn(&Cube, usize) -> (u8, u8);
@@ -373,14 +385,6 @@ pub fn exact_table_symmetry(set: &MoveSet) -> Option<usize> {
         let mask = (set.moves()).fold(0u32, |m, x| m | 1 << syms.move_conj[s][x.index()]);
         mask == ru.mask
     })
-}
-
-/// Why `cube` is outside the group of `set`, when `set` reads an exact table (its symmetry
-/// `sym`, from [`exact_table_symmetry`]) and the table's coordinate shows it; needs no table.
-pub fn exact_unreachable(cube: &Cube, sym: usize) -> Option<String> {
-    RuSpace::get()
-        .index(&symmetries().conj_cube(cube, sym))
-        .err()
 }
 
 /// Solves `cube` in the move set that symmetry `sym` maps onto `<R,U>` (module docs), from the
@@ -766,11 +770,8 @@ mod tests {
             }
             let outside =
                 Cube::from_moves(&parse_moves("R U R' U' R' F R2 U' R' U' R U R' F'").unwrap());
-            assert!(
-                exact_unreachable(&outside, 0)
-                    .unwrap()
-                    .contains("arrangement")
-            );
+            let ru = MoveSet::parse("R U").unwrap();
+            assert!(ru.unreachable(&outside).unwrap().contains("arrangement"));
         }
         // A deep position of the table: the walk still ends solved, in its distance.
         let set = MoveSet::parse("R U").unwrap();

@@ -337,9 +337,7 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
     use optcube::search::subset;
     let exact = subset::exact_table_symmetry(set);
     for (input, cube) in inputs {
-        let why = (set.unreachable(cube))
-            .or_else(|| exact.and_then(|s| subset::exact_unreachable(cube, s)));
-        if let Some(why) = why {
+        if let Some(why) = set.unreachable(cube) {
             return Err(Failure(format!(
                 "{input}: the move set {set} cannot solve it: {why}"
             )));
