@@ -210,7 +210,7 @@ pub struct TableArgs {
     /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
     /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
     /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), sym48e7 (three
-    /// M edges: 3.8 GB, built with 15 GB), sym48e8 (all four: 7.5 GB, built with 26 GB), each
+    /// M edges: 3.8 GB, built with 6 GB), sym48e8 (all four: 7.5 GB, built with 9 GB), each
     /// coset set with its fallbacks (corners, edges6a, edges6b: 86 MB), or table names separated by
     /// commas [default: the fastest set whose tables are in the table directory; with none
     /// there, the fastest whose build fits in the memory available (`optcube pdb choose`)]

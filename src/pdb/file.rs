@@ -310,12 +310,18 @@ pub fn save(
     let histogram = table.histogram();
     let format = pattern.file_format(&histogram);
     let lines;
-    let payload = match format {
-        crate::pdb::Format::Lines { base } => {
-            lines = table.to_lines(base);
-            &lines[..]
-        }
-        crate::pdb::Format::Nibbles => table.bytes(),
+    let payload = if table.format() == format {
+        // Built in its file form already (`sym48eK`).
+        table.bytes()
+    } else if let crate::pdb::Format::Lines { base } = format {
+        lines = table.to_lines(base);
+        &lines[..]
+    } else {
+        panic!(
+            "{}: a {:?} table saved as nibbles",
+            pattern.name(),
+            table.format()
+        )
     };
     let kind = pattern.into();
     check_payload_len(&kind, payload);

@@ -39,10 +39,19 @@
 //! once and twice (canonical pairs), the results marked with 10 and 11. Marks take the
 //! minimum, so the table does not depend on the order threads mark in: 1 and 2 threads give
 //! the same bytes. Entries no mark reached read [`CAP`]. The search over cosets is the same for
-//! every K; only the marks' index differs, so a larger K costs memory (the nibble table being
-//! marked: 3.8, 7.5 or 15 GB) and cache misses, not search.
+//! every K; only the marks' index differs, so a larger K costs memory and cache misses, not
+//! search.
+//!
+//! The marks go straight into the file form, 2-bit lines with base `CAP − 3`
+//! ([`NibbleTable::new_lines_in_huge_pages`]: each entry's code and its line's least value are
+//! both lowered, so the bytes are those of packing the exact nibbles), and the few marks at or
+//! below the base (about 0.6 % of the entries, whose code reads only "at most the base") are
+//! kept aside to count the exact histogram. So a build holds the file's bytes (1.9, 3.8 or
+//! 7.5 GB) rather than a nibble table twice that size and its packed copy: `e6` built this way
+//! has the same checksum as when it was packed from nibbles, in 3.3 GB instead of 5.5, and `e8`
+//! builds in 8.9 GB (`results/build-sym48.md`).
 
-use super::table::{NibbleTable, bytes_for};
+use super::table::{Format, NibbleTable};
 use crate::coord::coset::{
     N_CORNER_COSET_CLASSES, N_SEP_EO, N_SLICE_SEP, corner_coset_cube, n_sep_flip_k, sep_eo_bytes,
     slice_sep_edges,
@@ -67,12 +76,12 @@ pub const EXACT_DEPTH: u8 = 11;
 /// [`EXACT_DEPTH`] were marked.
 pub const CAP: u8 = EXACT_DEPTH + 1;
 
-/// Bytes the build of table `eK` may hold at its peak, an upper bound: the nibble table (3.8 GB
-/// for `e6`, twice that for each further K), the 2-bit file form made from it (half of it),
-/// and 3 GB for the layers of keys (layer 9 is 79,203,853 keys, 0.6 GB, and its making holds
-/// 18 neighbours of each key of layer 8). Measured peak resident of `e6`: 5.5 GB.
+/// Bytes the build of table `eK` may hold at its peak, an upper bound: the table in 2-bit
+/// lines (1.9 GB for `e6`, twice that for each further K), 3 GB for the layers of keys
+/// (layer 9 is 79,203,853 keys, 0.6 GB, and its making holds 18 neighbours of each key of
+/// layer 8) and 1 GB for the marks kept aside for the histogram (about 90 M of 8 bytes).
 pub const fn build_bytes(k: u8) -> u64 {
-    bytes_for(entries(k)) as u64 + entries(k) / 4 + (3 << 30)
+    Format::Lines { base: CAP - 3 }.payload_bytes(entries(k)) + (4 << 30)
 }
 
 /// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every
@@ -144,6 +153,94 @@ pub trait Marks: Sync {
     fn lower(&self, i: u64, v: u8);
     /// A hint that entry `i` will be lowered soon.
     fn prefetch(&self, _i: u64) {}
+    /// Lowers every entry of `marks` (a stage's worth).
+    fn lower_all(&self, marks: &[(u64, u8)]) {
+        for &(i, v) in marks {
+            self.lower(i, v);
+        }
+    }
+}
+
+/// The build's marks: the table in 2-bit lines ([`NibbleTable::new_lines_in_huge_pages`],
+/// every entry at [`CAP`] until lowered), and the marks at or below the lines' base kept
+/// aside, whose entries the lines read only as their line's least value: they give the exact
+/// histogram ([`LineMarks::finish`]). About 0.6 % of the entries.
+struct LineMarks {
+    table: NibbleTable,
+    base: u8,
+    /// `index << 4 | value` of every mark at most `base`.
+    low: std::sync::Mutex<Vec<u64>>,
+}
+
+impl Marks for LineMarks {
+    #[inline(always)]
+    fn lower(&self, i: u64, v: u8) {
+        self.lower_all(&[(i, v)])
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, i: u64) {
+        self.table.prefetch(i)
+    }
+
+    #[inline]
+    fn lower_all(&self, marks: &[(u64, u8)]) {
+        let mut low = 0;
+        for &(i, v) in marks {
+            self.table.lower(i, v);
+            low += (v <= self.base) as usize;
+        }
+        if low > 0 {
+            let mut kept = self.low.lock().unwrap();
+            kept.extend(
+                marks
+                    .iter()
+                    .filter(|&&(_, v)| v <= self.base)
+                    .map(|&(i, v)| i << 4 | v as u64),
+            );
+        }
+    }
+}
+
+impl LineMarks {
+    fn new(entries: u64) -> LineMarks {
+        let base = CAP - 3;
+        LineMarks {
+            table: NibbleTable::new_lines_in_huge_pages(entries, base, CAP)
+                .expect("memory for the table (checked before the build)"),
+            base,
+            low: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The table with its exact histogram: each entry kept aside counted once at its least
+    /// mark, the others by their code. Panics if the entries kept aside are not exactly those
+    /// the lines read as at most the base (a builder bug).
+    fn finish(self) -> NibbleTable {
+        let mut low = self.low.into_inner().unwrap();
+        low.par_sort_unstable();
+        let mut histogram = vec![0u64; CAP as usize + 1];
+        let mut last = u64::MAX;
+        for &x in &low {
+            // Sorted by index, then value: the first of an index is its least mark.
+            if x >> 4 != last {
+                histogram[(x & 15) as usize] += 1;
+                last = x >> 4;
+            }
+        }
+        drop(low);
+        let codes = self.table.line_code_counts();
+        let kept: u64 = histogram.iter().sum();
+        assert_eq!(
+            kept, codes[0],
+            "entries kept aside against entries read as at most {}",
+            self.base
+        );
+        for k in 1..4 {
+            histogram[(self.base + k as u8) as usize] = codes[k];
+        }
+        self.table.with_histogram(histogram)
+    }
 }
 
 impl Marks for NibbleTable {
@@ -193,9 +290,7 @@ impl<'a, M: Marks, const K: u8> Stages<'a, M, K> {
     /// Ends a stage: lowers the previous stage's entries.
     #[inline(always)]
     fn next_stage(&mut self) {
-        for &(i, v) in &self.ready {
-            self.marks.lower(i, v);
-        }
+        self.marks.lower_all(&self.ready);
         self.ready.clear();
         std::mem::swap(&mut self.ready, &mut self.pending);
     }
@@ -279,15 +374,14 @@ pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<
     });
 }
 
-/// Builds table `eK` on the current rayon pool (progress in entries, shared out by time).
+/// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
+/// straight into its file form: 2-bit lines with base `CAP − 3`, every entry at [`CAP`] until
+/// a mark lowers it; with the exact histogram.
 pub fn build<const K: u8>(progress: &Progress) -> NibbleTable {
-    let entries = entries(K);
-    let table = NibbleTable::new_unknown_in_huge_pages(entries)
-        .unwrap_or_else(|_| NibbleTable::new_unknown(entries));
-    mark_within::<K>(EXACT_DEPTH, &table, Some(progress));
-    progress.update(entries, &format!("the rest reads {CAP}"));
-    table.fill_unknown(CAP);
-    table
+    let marks = LineMarks::new(entries(K));
+    mark_within::<K>(EXACT_DEPTH, &marks, Some(progress));
+    progress.update(entries(K), "counting the values");
+    marks.finish()
 }
 
 #[cfg(test)]
@@ -370,6 +464,31 @@ mod tests {
         let marks = Map(Mutex::new(HashMap::new()));
         pool.install(|| mark_within::<K>(depth, &marks, None));
         marks.0.into_inner().unwrap()
+    }
+
+    /// The build's marks: the lines and the exact histogram are those of a nibble table given
+    /// the same marks, the rest read as the cap; marks at or below the base are counted once
+    /// an entry, at their least.
+    #[test]
+    fn line_marks_give_the_lines_and_the_exact_histogram() {
+        let mut rng = Rng::new(72);
+        let entries = 5000;
+        let marks = LineMarks::new(entries);
+        let nibbles = NibbleTable::new_unknown(entries);
+        for _ in 0..3 {
+            let batch: Vec<(u64, u8)> = (0..2000)
+                .map(|_| (rng.below(entries), rng.below(CAP as u64 + 1) as u8))
+                .collect();
+            marks.lower_all(&batch);
+            for &(i, v) in &batch {
+                nibbles.lower(i, v);
+            }
+        }
+        nibbles.fill_unknown(CAP);
+        let t = marks.finish();
+        assert!(t.bytes() == &nibbles.to_lines(CAP - 3)[..]);
+        assert_eq!(t.histogram(), nibbles.histogram());
+        assert!(t.histogram()[..=9].iter().sum::<u64>() > 1000);
     }
 
     /// The marks do not depend on the number of threads (the table is their minimum).
