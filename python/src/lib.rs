@@ -73,10 +73,7 @@ fn thread_count(threads: Option<usize>) -> PyResult<usize> {
 
 /// Runs `work` on a rayon pool of `threads` workers with the GIL released.
 fn pooled<T: Send>(py: Python<'_>, threads: usize, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let pool = optcube::sys::thread_pool(threads).map_err(|e| value_error(format!("threads: {e}")))?;
     Ok(py.detach(|| pool.install(work)))
 }
 
@@ -400,13 +397,11 @@ impl Solver {
         moveset: &str,
         all: bool,
     ) -> PyResult<PyOutcome> {
+        use optcube::solvers::moveset::{self, Route};
         let set = MoveSet::parse(moveset).map_err(value_error)?;
         let cube = self::position(position)?;
-        let exact = subset::exact_table_symmetry(&set);
-        if let Some(why) = set.unreachable(&cube) {
-            return Err(value_error(format!(
-                "the move set {set} cannot solve it: {why}"
-            )));
+        if let Some(why) = moveset::refusal(&set, &cube) {
+            return Err(value_error(why));
         }
         let opts = SearchOptions {
             solutions: if all {
@@ -416,27 +411,27 @@ impl Solver {
             },
             ..self.options.clone()
         };
-        let (r, label) = match exact {
+        let input = position.trim();
+        let (outcome, label) = match subset::exact_table_symmetry(&set) {
             Some(sym) => {
                 let table = cached(&RU_TABLE, &self.dir, || {
                     py.detach(|| RuTable::open(&self.dir, ProgressMode::auto()))
                         .map_err(table_error)
                 })?;
-                let r = py
-                    .detach(|| subset::solve_exact(&table, &cube, sym, &opts))
-                    .map_err(value_error)?;
-                (r, optcube::pdb::ru::TABLE_NAME)
+                let route = Route::Exact { table: &table, sym };
+                let never = AtomicBool::new(false);
+                let outcome = py.detach(|| moveset::solve(input, &cube, &set, route, &opts, &never));
+                (outcome, optcube::pdb::ru::TABLE_NAME)
             }
             None => (
                 interruptible(py, |stop| {
-                    subset::solve_in(self.solver.heuristic(), &cube, &set, &opts, stop)
+                    let route = Route::Search(self.solver.heuristic());
+                    moveset::solve(input, &cube, &set, route, &opts, stop)
                 })?,
                 self.set.as_str(),
             ),
         };
-        let outcome = Outcome::from_search(position.trim(), r, None, opts.solutions)
-            .in_moveset(&set)
-            .map_err(PyRuntimeError::new_err)?;
+        let outcome = outcome.map_err(PyRuntimeError::new_err)?;
         Ok(PyOutcome::checked(outcome, &cube)?.with_set(label))
     }
 

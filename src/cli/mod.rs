@@ -266,12 +266,6 @@ where
     T: Send,
 {
     let n = threads.unwrap_or_else(optcube::sys::cores);
-    if n == 0 {
-        return Err(Failure("--threads must be at least 1".into()));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .map_err(|e| Failure(format!("cannot start {n} threads: {e}")))?;
+    let pool = optcube::sys::thread_pool(n).map_err(|e| Failure(format!("--threads: {e}")))?;
     pool.install(f)
 }

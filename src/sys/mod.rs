@@ -52,6 +52,16 @@ pub fn check_threads(n: usize) -> Result<usize, String> {
     }
 }
 
+/// A rayon pool of `n` workers, `n` checked first ([`check_threads`]): the one way the command
+/// line and the Python module start the threads of a build or a search.
+pub fn thread_pool(n: usize) -> Result<rayon::ThreadPool, String> {
+    let n = check_threads(n)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| format!("cannot start {n} threads: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +72,8 @@ mod tests {
         assert_eq!(check_threads(1), Ok(1));
         assert_eq!(check_threads(max_threads()), Ok(max_threads()));
         assert!(check_threads(0).is_err());
+        assert_eq!(thread_pool(2).unwrap().current_num_threads(), 2);
+        assert!(thread_pool(0).unwrap_err().contains("at least 1"));
         let e = check_threads(100_000).unwrap_err();
         assert!(e.contains("100000 threads") && e.contains("at most"), "{e}");
         if let Some(m) = available_memory() {

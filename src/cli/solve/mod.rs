@@ -334,13 +334,10 @@ fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure
 /// two adjacent faces read the exact `<R,U>` table, other sets are searched with the table set
 /// on one thread (`search::subset`). No two-phase bound: it would use every turn.
 fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Result<i32, Failure> {
-    use optcube::search::subset;
-    let exact = subset::exact_table_symmetry(set);
+    use optcube::solvers::moveset::{self, Route};
     for (input, cube) in inputs {
-        if let Some(why) = set.unreachable(cube) {
-            return Err(Failure(format!(
-                "{input}: the move set {set} cannot solve it: {why}"
-            )));
+        if let Some(why) = moveset::refusal(set, cube) {
+            return Err(Failure(format!("{input}: {why}")));
         }
     }
     let dir = args.tables.place.dir();
@@ -353,13 +350,12 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
     let _ = ctrlc::set_handler(|| {
         INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });
-    // Every solution is checked on its position by `solve_each`, and on the set here.
-    let finish = |input: &str, r: optcube::search::SearchResult| {
-        Outcome::from_search(input, r, None, opts.solutions)
-            .in_moveset(set)
-            .map_err(Failure)
+    // Every solution is checked on its position by `solve_each`, and on the set by `moveset`.
+    let solve = |input: &str, cube: &Cube, route: Route<'_>| {
+        moveset::solve(input, cube, set, route, opts, &INTERRUPTED)
+            .map_err(|e| Failure(format!("{input}: {e}")))
     };
-    if let Some(sym) = exact {
+    if let Some(sym) = optcube::search::subset::exact_table_symmetry(set) {
         let table = RuTable::open(&dir, ProgressMode::auto())?;
         eprintln!(
             "tables: {} (exact distances of <R,U>{}), {} bytes in memory",
@@ -376,10 +372,7 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
             reason: Some(format!("exact table of <{set}>")),
         };
         return solve_each(args, inputs, None, Some(&label), |input, cube| {
-            let r = subset::solve_exact(&table, cube, sym, opts).map_err(|e| {
-                Failure(format!("{input}: the move set {set} cannot solve it: {e}"))
-            })?;
-            finish(input, r)
+            solve(input, cube, Route::Exact { table: &table, sym })
         });
     }
     let (config, label) = optimal_config(args)?;
@@ -394,8 +387,7 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
         h.table_bytes()
     );
     solve_each(args, inputs, None, Some(&label), |input, cube| {
-        let r = subset::solve_in(h, cube, set, opts, &INTERRUPTED);
-        finish(input, r)
+        solve(input, cube, Route::Search(h))
     })
 }
 
