@@ -12,7 +12,7 @@ __version__: str
 __all__ = [
     "__version__",
     "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
-    "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study",
+    "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study", "distances",
 ]
 
 _Path = Union[str, PathLike]
@@ -157,3 +157,10 @@ def pdb_info(pdb_dir: Optional[_Path] = None) -> List[Dict[str, Any]]:
 
 def read_study(path: _Path) -> List[Dict[str, Any]]:
     """The finished records of a length study's JSON-lines file."""
+
+def distances(
+    max_depth: int, reduce: str = "sym-inv", threads: Optional[int] = None
+) -> List[Dict[str, Any]]:
+    """Positions at each exact distance from solved, as `optcube stats distances`: one dict a
+    depth (depth, positions, classes, published, matches). MemoryError before any work when the
+    search does not fit."""

@@ -22,7 +22,7 @@ use optcube::solvers::outcome::{Detail, Outcome};
 use optcube::solvers::thistlethwaite::Thistlethwaite;
 use optcube::solvers::twophase::TwoPhase;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -73,7 +73,8 @@ fn thread_count(threads: Option<usize>) -> PyResult<usize> {
 
 /// Runs `work` on a rayon pool of `threads` workers with the GIL released.
 fn pooled<T: Send>(py: Python<'_>, threads: usize, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    let pool = optcube::sys::thread_pool(threads).map_err(|e| value_error(format!("threads: {e}")))?;
+    let pool =
+        optcube::sys::thread_pool(threads).map_err(|e| value_error(format!("threads: {e}")))?;
     Ok(py.detach(|| pool.install(work)))
 }
 
@@ -420,7 +421,8 @@ impl Solver {
                 })?;
                 let route = Route::Exact { table: &table, sym };
                 let never = AtomicBool::new(false);
-                let outcome = py.detach(|| moveset::solve(input, &cube, &set, route, &opts, &never));
+                let outcome =
+                    py.detach(|| moveset::solve(input, &cube, &set, route, &opts, &never));
                 (outcome, optcube::pdb::ru::TABLE_NAME)
             }
             None => (
@@ -619,6 +621,64 @@ fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, Py
         .collect()
 }
 
+/// Positions at each exact distance from solved, as `optcube stats distances` (in memory; the
+/// command line's `--spill` counts depth 10 through disk): one dict a depth, 0..=max_depth,
+/// with `depth`, `positions`, `classes`, `published` (Rokicki et al.; None past depth 10) and
+/// `matches` (False if a published count differs). `reduce` is "sym-inv" (classes under the
+/// 48 symmetries and inversion, the default), "sym" or "none" (whole positions). A depth whose
+/// search does not fit in the memory available raises MemoryError before any work; past 20, or
+/// past the published counts for classes, ValueError.
+#[pyfunction]
+#[pyo3(signature = (max_depth, reduce="sym-inv", threads=None))]
+fn distances<'py>(
+    py: Python<'py>,
+    max_depth: u8,
+    reduce: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use optcube::coord::positions::Reduction;
+    use optcube::stats::distance_job::{DistanceJob, JobError, check_published};
+    let reduction = match reduce {
+        "sym-inv" => Some(Reduction::SymmetryAndInverse),
+        "sym" => Some(Reduction::Symmetry),
+        "none" => None,
+        other => {
+            return Err(value_error(format!(
+                "reduce={other:?}: one of \"sym-inv\", \"sym\", \"none\""
+            )));
+        }
+    };
+    let job = DistanceJob {
+        max_depth,
+        reduction,
+        spill: None,
+    };
+    job.plan(optcube::sys::available_memory())
+        .map_err(|e| match e {
+            JobError::Memory { .. } => {
+                PyMemoryError::new_err(format!("max_depth={max_depth}: {e}"))
+            }
+            e => value_error(format!("max_depth={max_depth}: {e}")),
+        })?;
+    let threads = thread_count(threads)?;
+    let counts =
+        pooled(py, threads, || job.run(|_, _| {}, |_| {}))?.map_err(PyRuntimeError::new_err)?;
+    check_published(&counts.0, reduction)
+        .iter()
+        .enumerate()
+        .map(|(d, c)| {
+            let v = serde_json::json!({
+                "depth": d,
+                "positions": c.count.positions,
+                "classes": c.count.classes,
+                "published": c.published,
+                "matches": c.matches() != Some(false),
+            });
+            to_python(py, &v)
+        })
+        .collect()
+}
+
 #[pymodule]
 #[pyo3(name = "optcube")]
 fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -635,5 +695,6 @@ fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_pdb_dir, m)?)?;
     m.add_function(wrap_pyfunction!(pdb_info, m)?)?;
     m.add_function(wrap_pyfunction!(read_study, m)?)?;
+    m.add_function(wrap_pyfunction!(distances, m)?)?;
     Ok(())
 }

@@ -312,3 +312,25 @@ def test_solve_in_a_moveset_equals_the_cli(solver, pdb):
         solver.solve_in("R U R' U' R' F R2 U' R' U' R U R' F'", "R U")
     with pytest.raises(ValueError, match='"Q"'):
         solver.solve_in("R U", "R Q")
+
+
+def test_distances():
+    # The library's count, checked against the published numbers (Rokicki et al.).
+    published = [1, 18, 243, 3240, 43239, 574908]
+    for reduce in ("sym-inv", "sym", "none"):
+        rows = optcube.distances(5 if reduce != "none" else 4, reduce=reduce, threads=2)
+        assert [r["depth"] for r in rows] == list(range(len(rows)))
+        assert [r["positions"] for r in rows] == published[: len(rows)]
+        assert all(r["matches"] and r["published"] == r["positions"] for r in rows)
+        if reduce == "none":
+            assert all(r["classes"] == r["positions"] for r in rows)
+        else:
+            assert rows[5]["classes"] < rows[5]["positions"] // 40
+    with pytest.raises(ValueError, match="20 moves"):
+        optcube.distances(21)
+    with pytest.raises(ValueError, match="published count"):
+        optcube.distances(12)
+    with pytest.raises(ValueError, match="reduce"):
+        optcube.distances(3, reduce="rotations")
+    with pytest.raises(MemoryError, match="MB"):
+        optcube.distances(11, reduce="none")

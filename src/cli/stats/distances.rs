@@ -8,13 +8,10 @@ use super::output::{command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
 use optcube::coord::positions::Reduction;
 use optcube::progress::{Progress, ProgressMode};
-use optcube::stats::distances::{
-    LayerCount, PUBLISHED, PUBLISHED_CLASSES_SYM, estimated_classes, layer_counts, peak_bytes,
-};
-use optcube::stats::spill::{
-    Event, PARTITIONS, Spill, disk_estimate, layer_counts_spilled, memory_estimate,
-};
-use optcube::sys::{available_memory, free_disk};
+use optcube::stats::distance_job::{DistanceJob, JobError, check_published};
+use optcube::stats::distances::LayerCount;
+use optcube::stats::spill::{Event, PARTITIONS, Spill};
+use optcube::sys::available_memory;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -90,20 +87,20 @@ fn deepest_in(csv: &std::path::Path) -> Option<u8> {
 }
 
 pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
-    if args.max_depth > 20 {
-        return Err(Failure(format!(
-            "--max-depth {}: no position is more than 20 moves from solved",
-            args.max_depth
-        )));
-    }
     let reduction = args.reduce.reduction();
-    if args.spill && (reduction.is_none() || args.max_depth == 0) {
-        return Err(Failure(
-            "--spill counts the last layer of a class search: give --reduce sym or sym-inv and \
-             --max-depth 1 or more"
-                .into(),
-        ));
-    }
+    let job = DistanceJob {
+        max_depth: args.max_depth,
+        reduction,
+        spill: args.spill.then(|| Spill {
+            dir: args
+                .spill_dir
+                .clone()
+                .unwrap_or_else(|| args.out.with_extension("spill")),
+            chunk_parents: args.chunk_parents.max(1),
+            reduction: reduction.unwrap_or(Reduction::Symmetry),
+        }),
+    };
+    job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
     // Never replace a deeper count (such as the committed results/distances.csv) by accident.
     if let Some(d) = deepest_in(&args.out).filter(|&d| d > args.max_depth && !args.force) {
         return Err(Failure(format!(
@@ -113,83 +110,15 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             args.max_depth
         )));
     }
-    let spill = args.spill.then(|| Spill {
-        dir: args
-            .spill_dir
-            .clone()
-            .unwrap_or_else(|| args.out.with_extension("spill")),
-        chunk_parents: args.chunk_parents.max(1),
-        reduction: reduction.expect("checked above"),
-    });
-    let estimate = match &spill {
-        None => peak_bytes(args.max_depth, reduction),
-        Some(s) => {
-            let classes = |d: u8| estimated_classes(d as usize, s.reduction);
-            let before = peak_bytes(args.max_depth - 1, reduction);
-            let cur = classes(args.max_depth - 1);
-            let prev = if args.max_depth >= 2 {
-                classes(args.max_depth - 2)
-            } else {
-                Some(0)
-            };
-            match (before, cur, prev) {
-                (Some(b), Some(c), Some(p)) => {
-                    let chunk = (s.chunk_parents as u64).min(c);
-                    Some(b.max(((p + c) * 16 + memory_estimate(p, c, chunk)) as u128))
-                }
-                _ => None,
-            }
-        }
-    };
-    let Some(need) = estimate else {
-        return Err(Failure(format!(
-            "--max-depth {}: no published count to estimate the memory of {} from (depth 10 is \
-             the last)",
-            args.max_depth,
-            args.reduce.describe()
-        )));
-    };
-    let mb = |b: u128| b >> 20;
-    match available_memory() {
-        Some(have) if need > have as u128 => {
-            return Err(Failure(format!(
-                "--max-depth {}: the search over {} needs about {} MB (16 bytes a key, estimate \
-                 from {}), only {} MB available (MemAvailable){}",
-                args.max_depth,
-                args.reduce.describe(),
-                mb(need),
-                if reduction.is_some() {
-                    "the published counts"
-                } else {
-                    "the canonical tree sizes"
-                },
-                mb(have as u128),
-                if reduction.is_some() && !args.spill {
-                    "; --spill counts the last layer through disk"
-                } else {
-                    ""
-                }
-            )));
-        }
-        None => eprintln!("optcube: warning: cannot read MemAvailable; not checking memory"),
-        _ => {}
+    let available = available_memory();
+    if available.is_none() {
+        eprintln!("optcube: warning: cannot read MemAvailable; not checking memory");
     }
-    if let Some(s) = &spill {
-        let parents = estimated_classes(args.max_depth as usize - 1, s.reduction)
-            .expect("the memory estimate found it");
-        let disk = disk_estimate(parents);
-        std::fs::create_dir_all(&s.dir)
-            .map_err(|e| Failure(format!("{}: {e}", s.dir.display())))?;
-        // Chunk files of an earlier run are kept and count as space already had.
-        let have = free_disk(&s.dir).unwrap_or(u64::MAX) + dir_bytes(&s.dir);
-        if disk > have {
-            return Err(Failure(format!(
-                "--spill: the chunk files need about {} MB in {}, only {} MB free",
-                disk >> 20,
-                s.dir.display(),
-                have >> 20
-            )));
-        }
+    let plan = job
+        .plan(available)
+        .map_err(|e| Failure(explain(&e, &args)))?;
+    let need = plan.memory;
+    if let (Some(s), Some(disk)) = (&job.spill, plan.disk) {
         eprintln!(
             "spilling the last layer to {} (about {} MB of disk, {} parents a chunk)",
             s.dir.display(),
@@ -197,6 +126,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             s.chunk_parents
         );
     }
+    let mb = |b: u128| b >> 20;
     let threads = with_threads(args.threads, || Ok(rayon::current_num_threads()))?;
     eprintln!(
         "distances to depth {} over {}: estimated peak memory {} MB, {threads} threads",
@@ -224,47 +154,44 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             ));
             progress.update(d as u64, &format!("depth {d}"));
         };
-        let (counts, report) = match &spill {
-            None => (layer_counts(args.max_depth, reduction, on_layer), None),
-            Some(s) => {
-                let d = args.max_depth;
-                let on_event =
-                    |e: Event| match e {
-                        Event::Chunk {
-                            done,
-                            chunks,
-                            neighbours,
-                            file_bytes,
-                            reused,
-                        } => {
-                            progress.println(&format!(
-                            "depth {d:2}: chunk {done}/{chunks}: {neighbours} neighbour classes, \
-                             {} MB{} ({:.1} s)",
-                            file_bytes >> 20,
-                            if reused { ", kept from an earlier run" } else { "" },
+        let d = args.max_depth;
+        let on_event =
+            |e: Event| match e {
+                Event::Chunk {
+                    done,
+                    chunks,
+                    neighbours,
+                    file_bytes,
+                    reused,
+                } => {
+                    progress.println(&format!(
+                    "depth {d:2}: chunk {done}/{chunks}: {neighbours} neighbour classes, {} MB{} \
+                     ({:.1} s)",
+                    file_bytes >> 20,
+                    if reused { ", kept from an earlier run" } else { "" },
+                    progress.elapsed()
+                ));
+                    progress.update(d as u64 - 1, &format!("depth {d}: chunk {done}/{chunks}"));
+                }
+                Event::Partition { done, reused, .. } => {
+                    if done % 32 == 0 || done == PARTITIONS {
+                        progress.println(&format!(
+                            "depth {d:2}: merged {done}/{PARTITIONS} partitions{} ({:.1} s)",
+                            if reused {
+                                " (some kept from an earlier run)"
+                            } else {
+                                ""
+                            },
                             progress.elapsed()
                         ));
-                            progress
-                                .update(d as u64 - 1, &format!("depth {d}: chunk {done}/{chunks}"));
-                        }
-                        Event::Partition { done, reused, .. } => {
-                            if done % 32 == 0 || done == PARTITIONS {
-                                progress.println(&format!(
-                                "depth {d:2}: merged {done}/{PARTITIONS} partitions{} ({:.1} s)",
-                                if reused { " (some kept from an earlier run)" } else { "" },
-                                progress.elapsed()
-                            ));
-                            }
-                            progress.update(
-                                d as u64 - 1,
-                                &format!("depth {d}: merge {done}/{PARTITIONS}"),
-                            );
-                        }
-                    };
-                let (c, r) = layer_counts_spilled(d, s, on_layer, on_event).map_err(Failure)?;
-                (c, Some(r))
-            }
-        };
+                    }
+                    progress.update(
+                        d as u64 - 1,
+                        &format!("depth {d}: merge {done}/{PARTITIONS}"),
+                    );
+                }
+            };
+        let (counts, report) = job.run(on_layer, on_event).map_err(Failure)?;
         let secs = progress.elapsed();
         progress.finish(&format!("{} layers in {secs:.1} s", counts.len()));
         Ok((counts, times, report))
@@ -274,36 +201,27 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     let peak = peak_memory_bytes();
 
     let mut csv = String::from("depth,count,classes\n");
-    let class_col = args.reduce == Reduce::Sym;
     let mut table = String::from(
         "| depth | positions | published | classes | published classes | match | done at (s) |\n\
          |---:|---:|---:|---:|---:|---|---:|\n",
     );
-    let mut all_match = true;
-    for (d, n) in counts.iter().enumerate() {
+    let checked = check_published(&counts, reduction);
+    let all_match = checked.iter().all(|c| c.matches() != Some(false));
+    for (d, c) in checked.iter().enumerate() {
+        let n = c.count;
         csv += &format!("{d},{},{}\n", n.positions, n.classes);
-        let published = PUBLISHED.get(d).copied();
-        // Bryan's class counts are for the 48 symmetries alone.
-        let published_classes = PUBLISHED_CLASSES_SYM.get(d).copied().filter(|_| class_col);
-        let checks = [
-            published.map(|p| p == n.positions),
-            published_classes.map(|p| p == n.classes),
-        ];
-        let matches = if checks.contains(&Some(false)) {
-            all_match = false;
-            "NO"
-        } else if checks.contains(&Some(true)) {
-            "yes"
-        } else {
-            ""
+        let matches = match c.matches() {
+            Some(false) => "NO",
+            Some(true) => "yes",
+            None => "",
         };
         let show = |x: Option<u64>| x.map_or(String::new(), |v| v.to_string());
         table += &format!(
             "| {d} | {} | {} | {} | {} | {matches} | {:.1} |\n",
             n.positions,
-            show(published),
+            show(c.published),
             n.classes,
-            show(published_classes),
+            show(c.published_classes),
             times[d]
         );
         println!("{d:2} {:>15} {:>14}", n.positions, n.classes);
@@ -346,12 +264,42 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     Ok(if all_match { 0 } else { 1 })
 }
 
-/// Bytes of the files directly in `dir` (0 when it cannot be read).
-fn dir_bytes(dir: &std::path::Path) -> u64 {
-    std::fs::read_dir(dir).map_or(0, |entries| {
-        entries
-            .filter_map(|e| e.ok()?.metadata().ok())
-            .map(|m| m.len())
-            .sum()
-    })
+/// A refusal in the command line's terms: the flags that would help.
+fn explain(e: &JobError, args: &DistancesArgs) -> String {
+    let d = args.max_depth;
+    match e {
+        JobError::TooDeep { .. } => {
+            format!("--max-depth {d}: no position is more than 20 moves from solved")
+        }
+        JobError::NoEstimate { .. } => format!(
+            "--max-depth {d}: no published count to estimate the memory of {} from (depth 10 is \
+             the last)",
+            args.reduce.describe()
+        ),
+        JobError::SpillNeedsClasses => "--spill counts the last layer of a class search: give \
+             --reduce sym or sym-inv and --max-depth 1 or more"
+            .into(),
+        JobError::Memory {
+            need,
+            have,
+            spill_would_help,
+        } => format!(
+            "--max-depth {d}: the search over {} needs about {} MB (16 bytes a key, estimate \
+             from {}), only {} MB available (MemAvailable){}",
+            args.reduce.describe(),
+            need >> 20,
+            if args.reduce == Reduce::None {
+                "the canonical tree sizes"
+            } else {
+                "the published counts"
+            },
+            have >> 20,
+            if *spill_would_help {
+                "; --spill counts the last layer through disk"
+            } else {
+                ""
+            }
+        ),
+        JobError::Disk { .. } | JobError::Io { .. } => format!("--spill: {e}"),
+    }
 }
