@@ -112,6 +112,19 @@ class Solver:
         <R,U> table (built in pdb_dir on first use); other sets are searched with this
         solver's tables on one thread. all=True collects every optimal solution. A position
         the set cannot reach raises ValueError."""
+    def run_study(
+        self,
+        count: int,
+        seed: int,
+        out: _Path,
+        shard: Optional[str] = None,
+        moves: Optional[int] = None,
+        count_solutions: bool = False,
+    ) -> Dict[str, Any]:
+        """Run or resume the optimal-length study of seed's first count positions into the
+        JSON-lines file out (as `optcube stats lengths`): finished positions are skipped, each
+        new one appended; Ctrl-C stops cleanly. shard="K/N", moves=L (scramble studies).
+        Returns finished, total, interrupted, missing; the records are read_study(out)."""
     def solve_many(self, positions: Iterable[str]) -> List[Result]:
         """Solve each position in order; bad input raises before any search."""
     @property

@@ -437,6 +437,67 @@ impl Solver {
         Ok(PyOutcome::checked(outcome, &cube)?.with_set(label))
     }
 
+    /// Runs (or resumes) the optimal-length study of `seed`'s first `count` positions into the
+    /// JSON-lines file `out`, as `optcube stats lengths`: positions already in the file are
+    /// skipped (their records checked), each finished one is appended, and Ctrl-C stops after
+    /// losing at most the position being searched. `shard="K/N"` takes the positions with
+    /// index mod N == K; `moves=L` draws L-move scrambles instead of random positions;
+    /// `count_solutions` also counts each position's optimal solutions. Returns a dict with
+    /// `finished`, `total` (this shard's positions), `interrupted` and `missing` (indices with
+    /// no record yet); the records are `read_study(out)`.
+    #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_study<'py>(
+        &self,
+        py: Python<'py>,
+        count: u64,
+        seed: u64,
+        out: PathBuf,
+        shard: Option<&str>,
+        moves: Option<u32>,
+        count_solutions: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use optcube::stats::study::{Shard, Study, StudyRun};
+        if count == 0 {
+            return Err(value_error("count: at least 1 position"));
+        }
+        let shard = shard
+            .map(|s| s.parse::<Shard>())
+            .transpose()
+            .map_err(|e| value_error(format!("shard: {e}")))?;
+        let run = StudyRun {
+            study: Study { seed, moves },
+            count,
+            shard,
+            out,
+            count_solutions,
+        };
+        let mut opened = run.open().map_err(|e| value_error(e.to_string()))?;
+        let opts = SearchOptions {
+            solutions: if count_solutions {
+                optcube::search::ALL_SOLUTIONS
+            } else {
+                1
+            },
+            ..self.options.clone()
+        };
+        let solver = &self.solver;
+        let (set, dual) = (self.set.as_str(), self.dual);
+        let interrupted = interruptible(py, |stop| {
+            let r = opened.solve(solver, &opts, set, dual, stop, |_, _| {});
+            (r, opened)
+        })?;
+        let (result, opened) = interrupted;
+        let interrupted = result.map_err(PyRuntimeError::new_err)?;
+        let v = serde_json::json!({
+            "finished": opened.total - opened.todo.len() as u64,
+            "total": opened.total,
+            "interrupted": interrupted,
+            "missing": opened.missing(),
+        });
+        to_python(py, &v)
+    }
+
     /// Solves every position of an iterable, in order; bad input raises before any search,
     /// naming the item (its index from 0, and its text).
     fn solve_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyOutcome>> {

@@ -8,7 +8,7 @@ use crate::cli::{Failure, TableArgs};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
-use optcube::stats::study::{Appender, Collection, Record, Shard, Study, StudyError, read_file};
+use optcube::stats::study::{Shard, Study, StudyError, StudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -56,49 +56,35 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
         .out
         .clone()
         .unwrap_or_else(|| study.default_out(args.shard));
-
-    // Resume: the finished positions of the file, checked; a half-written last line is cut
-    // off when the appender opens the file.
-    let mut done = Collection::of(study.clone());
-    let mut good_len = 0;
-    let mut line = 0;
-    if out.exists() {
-        let parsed = read_file(&out)?;
-        done.add(&out, &parsed, args.shard).map_err(|e| match e {
-            StudyError::Foreign { .. } => {
-                Failure(format!("{e}; write this study to another file with --out"))
-            }
-            e => e.into(),
-        })?;
-        done.verify_inputs()?;
-        good_len = parsed.good_len;
-        line = parsed.good_lines;
-        if let Some(line) = parsed.partial_line {
-            eprintln!(
-                "lengths: {}:{line}: half-written last line cut off; that position is solved again",
-                out.display()
-            );
+    let run = StudyRun {
+        study,
+        count: args.count,
+        shard: args.shard,
+        out: out.clone(),
+        count_solutions: args.count_solutions,
+    };
+    let mut opened = run.open().map_err(|e| match e {
+        StudyError::Foreign { .. } => {
+            Failure(format!("{e}; write this study to another file with --out"))
         }
-        if !done.is_empty() {
-            eprintln!(
-                "lengths: resuming {}: {} positions already finished",
-                out.display(),
-                done.len()
-            );
-        }
+        e => e.into(),
+    })?;
+    if let Some(line) = opened.partial_line {
+        eprintln!(
+            "lengths: {}:{line}: half-written last line cut off; that position is solved again",
+            out.display()
+        );
     }
-    let count = args.count.max(done.count());
-    let mine = |i: u64| args.shard.is_none_or(|s| s.contains(i));
-    let total = (0..args.count).filter(|&i| mine(i)).count() as u64;
-    let todo: Vec<_> = study
-        .positions()
-        .take(args.count as usize)
-        .filter(|p| mine(p.index) && !done.contains(p.index))
-        .collect();
-    let mut appender = Appender::open(&out, good_len)?;
+    if !opened.done.is_empty() {
+        eprintln!(
+            "lengths: resuming {}: {} positions already finished",
+            out.display(),
+            opened.done.len()
+        );
+    }
 
     let mut status = 0;
-    if !todo.is_empty() {
+    if !opened.todo.is_empty() {
         status = args.tables.place.pooled(|| {
             let dir = args.tables.place.dir();
             let config = OptimalConfig {
@@ -122,75 +108,36 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
             let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
+            let total = opened.total;
             let progress = Progress::new(ProgressMode::auto(), "lengths", total, "positions");
             progress.println(&format!(
                 "lengths: solving {} positions into {} with {} threads \
                  (Ctrl-C stops cleanly; rerun the same command to resume)",
-                todo.len(),
+                opened.todo.len(),
                 out.display(),
                 opts.threads
             ));
-            let mut finished = total - todo.len() as u64;
-            for p in &todo {
-                if INTERRUPTED.load(Relaxed) {
-                    break;
-                }
-                let r = solver.solve(&p.cube, &opts, &INTERRUPTED);
-                if r.interrupted {
-                    break;
-                }
-                let solution = match (&r.solution, r.optimal) {
-                    (Some(s), true) => s,
-                    _ => {
-                        return Err(Failure(format!(
-                            "internal error: position {} was not solved optimally",
-                            p.index
-                        )));
-                    }
-                };
-                let mut record = Record::new(
-                    &study,
+            let interrupted = opened
+                .solve(
+                    &solver,
+                    &opts,
                     &set,
-                    count,
-                    p,
-                    solution,
-                    r.nodes,
-                    r.seconds,
-                    opts.threads,
                     args.dual,
-                );
-                if args.count_solutions {
-                    // Each counted solution is checked on the position, as the one recorded.
-                    if !r.solutions.iter().all(|s| optcube::solvers::solves(&p.cube, s)) {
-                        return Err(Failure(format!(
-                            "internal error: position {}: a collected solution does not solve it",
-                            p.index
-                        )));
-                    }
-                    record.optimal_solutions = Some(r.solutions.len() as u64);
-                }
-                record
-                    .check()
-                    .map_err(|e| Failure(format!("internal error: position {}: {e}", p.index)))?;
-                appender.append(&record)?;
-                line += 1;
-                done.add_record(&out, line, &record, args.shard)?;
-                finished += 1;
-                let counted = record
-                    .optimal_solutions
-                    .map_or(String::new(), |n| {
-                        format!(", {n} optimal solution{}", if n == 1 { "" } else { "s" })
-                    });
-                progress.println(&format!(
-                    "lengths: position {}: {} moves{counted}, {:.3} s, {} nodes ({finished}/{total})",
-                    p.index,
-                    solution.len(),
-                    r.seconds,
-                    r.nodes,
-                ));
-                progress.update(finished, "");
-            }
-            let interrupted = INTERRUPTED.load(Relaxed);
+                    &INTERRUPTED,
+                    |record, finished| {
+                        let counted = record.optimal_solutions.map_or(String::new(), |n| {
+                            format!(", {n} optimal solution{}", if n == 1 { "" } else { "s" })
+                        });
+                        progress.println(&format!(
+                            "lengths: position {}: {} moves{counted}, {:.3} s, {} nodes \
+                         ({finished}/{total})",
+                            record.index, record.length, record.seconds, record.nodes,
+                        ));
+                        progress.update(finished, "");
+                    },
+                )
+                .map_err(Failure)?;
+            let finished = total - opened.todo.len() as u64;
             progress.finish(&format!(
                 "{finished}/{total} positions finished{}",
                 if interrupted {
@@ -202,8 +149,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
             Ok(if interrupted { 130 } else { 0 })
         })?;
     }
-    drop(appender);
-    let missing = done.missing(count, args.shard);
-    print_summary(&done, &missing, args.shard);
+    let missing = opened.missing();
+    print_summary(&opened.done, &missing, args.shard);
     Ok(status)
 }

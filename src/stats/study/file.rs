@@ -39,6 +39,10 @@ pub enum StudyError {
         index: u64,
         first: String,
     },
+    /// A record whose input is not the study's position of its index (the message names the
+    /// file and line, [`super::Collection::verify_inputs`]).
+    #[error("{0}")]
+    WrongInput(String),
     #[error("{path}:{line}: position {index} is not in shard {shard}")]
     OtherShard {
         path: PathBuf,

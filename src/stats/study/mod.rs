@@ -20,12 +20,14 @@
 //!   input is the study's position of that index ([`Collection::verify_inputs`]).
 //!
 //! The parts: `model` (study, positions, shards, records), `file` (the JSON Lines file, its
-//! reading and appending), `collection` (records gathered and reported).
+//! reading and appending), `collection` (records gathered and reported), `run` (a run that
+//! resumes from its file and appends to it).
 
 mod collection;
 pub mod compare;
 mod file;
 mod model;
+mod run;
 #[cfg(test)]
 mod tests;
 
@@ -35,3 +37,4 @@ pub use collection::{
 };
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};
+pub use run::{Opened, StudyRun};

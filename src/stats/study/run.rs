@@ -1,0 +1,157 @@
+//! A study run, resumable: [`StudyRun::open`] reads what the output file already holds (checked,
+//! a half-written last line cut off when appending starts) and lists the positions left;
+//! [`Opened::solve`] solves them in index order, appending each finished position's record,
+//! until done or stopped. Stopping loses at most the position being searched; running the same
+//! study again goes on from there. The command line (`optcube stats lengths`) and Python
+//! (`optcube.run_study`) only show progress and the summary.
+
+use super::{Appender, Collection, Position, Record, Shard, Study, StudyError, read_file};
+use crate::search::SearchOptions;
+use crate::solvers::optimal::OptimalSolver;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// What a run is asked for.
+#[derive(Clone, Debug)]
+pub struct StudyRun {
+    pub study: Study,
+    /// Positions 0..count, all shards together.
+    pub count: u64,
+    /// Only the positions of this shard.
+    pub shard: Option<Shard>,
+    /// The study file: read first, then appended to.
+    pub out: PathBuf,
+    /// Also count each position's optimal solutions (its last iteration searched to the end;
+    /// the search options must ask for all of them).
+    pub count_solutions: bool,
+}
+
+/// A study file opened for a run: what it holds and what is left.
+pub struct Opened {
+    run: StudyRun,
+    /// The finished positions (of the file, then of this run).
+    pub done: Collection,
+    /// The study's count: the one asked, or the file's if larger.
+    pub count: u64,
+    /// Positions of this run's shard among 0..count asked.
+    pub total: u64,
+    /// The positions left, in index order.
+    pub todo: Vec<Position>,
+    /// The line of a half-written last record, cut off (that position is solved again).
+    pub partial_line: Option<usize>,
+    appender: Appender,
+    line: usize,
+}
+
+impl StudyRun {
+    /// Reads the finished positions of the output file, if any (every record checked, and
+    /// every input against the study's position of its index), and opens the file for
+    /// appending under its lock.
+    pub fn open(&self) -> Result<Opened, StudyError> {
+        let mut done = Collection::of(self.study.clone());
+        let (mut good_len, mut line, mut partial_line) = (0, 0, None);
+        if self.out.exists() {
+            let parsed = read_file(&self.out)?;
+            done.add(&self.out, &parsed, self.shard)?;
+            done.verify_inputs().map_err(StudyError::WrongInput)?;
+            good_len = parsed.good_len;
+            line = parsed.good_lines;
+            partial_line = parsed.partial_line;
+        }
+        let mine = |i: u64| self.shard.is_none_or(|s| s.contains(i));
+        let total = (0..self.count).filter(|&i| mine(i)).count() as u64;
+        let todo = (self.study.positions())
+            .take(self.count as usize)
+            .filter(|p| mine(p.index) && !done.contains(p.index))
+            .collect();
+        Ok(Opened {
+            count: self.count.max(done.count()),
+            appender: Appender::open(&self.out, good_len)?,
+            run: self.clone(),
+            done,
+            total,
+            todo,
+            partial_line,
+            line,
+        })
+    }
+}
+
+impl Opened {
+    /// Solves the positions left in order, each with `solver` and `opts`, and appends its
+    /// record (naming the table set `set` and whether `dual` lookups were asked); calls
+    /// `on_record(record, finished)` after each, `finished` counting the shard's positions done.
+    /// Returns `true` when `stop` ended the run early (the position being searched is left
+    /// for the next run). Every record is checked before it is written: its solution solves
+    /// the position, is optimal and, when counted, so is every collected solution.
+    pub fn solve(
+        &mut self,
+        solver: &OptimalSolver,
+        opts: &SearchOptions,
+        set: &str,
+        dual: bool,
+        stop: &AtomicBool,
+        mut on_record: impl FnMut(&Record, u64),
+    ) -> Result<bool, String> {
+        let mut finished = self.total - self.todo.len() as u64;
+        let todo = std::mem::take(&mut self.todo);
+        for (k, p) in todo.iter().enumerate() {
+            if stop.load(Relaxed) {
+                self.todo = todo[k..].to_vec();
+                return Ok(true);
+            }
+            let r = solver.solve(&p.cube, opts, stop);
+            if r.interrupted {
+                self.todo = todo[k..].to_vec();
+                return Ok(true);
+            }
+            let (Some(solution), true) = (&r.solution, r.optimal) else {
+                return Err(format!(
+                    "internal error: position {} was not solved optimally",
+                    p.index
+                ));
+            };
+            let mut record = Record::new(
+                &self.run.study,
+                set,
+                self.count,
+                p,
+                solution,
+                r.nodes,
+                r.seconds,
+                opts.threads,
+                dual,
+            );
+            if self.run.count_solutions {
+                // Each counted solution is checked on the position, as the one recorded.
+                if !r
+                    .solutions
+                    .iter()
+                    .all(|s| crate::solvers::solves(&p.cube, s))
+                {
+                    return Err(format!(
+                        "internal error: position {}: a collected solution does not solve it",
+                        p.index
+                    ));
+                }
+                record.optimal_solutions = Some(r.solutions.len() as u64);
+            }
+            record
+                .check()
+                .map_err(|e| format!("internal error: position {}: {e}", p.index))?;
+            self.appender.append(&record).map_err(|e| e.to_string())?;
+            self.line += 1;
+            (self.done)
+                .add_record(&self.run.out, self.line, &record, self.run.shard)
+                .map_err(|e| e.to_string())?;
+            finished += 1;
+            on_record(&record, finished);
+        }
+        Ok(false)
+    }
+
+    /// The indices of the study's count that no record holds (of this shard).
+    pub fn missing(&self) -> Vec<u64> {
+        self.done.missing(self.count, self.run.shard)
+    }
+}
