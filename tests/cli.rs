@@ -1046,10 +1046,14 @@ fn every_table_is_in_the_help_and_the_docs() {
             "docs/tables.md lacks {name}"
         );
     }
-    for set in optcube::pdb::set::SOLVE_PREFERENCE {
+    for set in optcube::pdb::set::SETS.map(|s| s.name) {
         assert!(
             solve_words.iter().any(|w| w == set),
             "solve --help lacks the set {set}"
+        );
+        assert!(
+            tables.contains(&format!("`{set}`")),
+            "docs/tables.md lacks the set {set}"
         );
     }
     let others = (twophase::TABLE_NAMES.iter())

@@ -15,38 +15,116 @@ pub fn default_dir() -> PathBuf {
     std::env::var_os("OPTCUBE_PDB_DIR").map_or_else(|| PathBuf::from("pdb"), PathBuf::from)
 }
 
-/// The patterns of a set name: `korf` (corners, two 7-edge tables, edge permutation), `korf6`
-/// (corners and two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the
-/// 48-symmetry coset table, always probed on the inverse too), `sym48e4` (the coset table with
-/// the E-slice edges' flips), `sym48e6`, `sym48e7`, `sym48e8` (with two, three, four more
-/// edges' flips), each coset set with its [`FALLBACKS`]; or one pattern's own name.
-pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
-    match name {
-        "korf" => Some(vec![
-            Pattern::Corners,
-            Pattern::Edges7A,
-            Pattern::Edges7B,
-            Pattern::EdgePerm,
-        ]),
-        "korf6" => Some(vec![Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]),
-        "huge" => Some(vec![Pattern::Phase1Sorted, Pattern::Corners]),
-        // A coset table with its fallbacks (`search::heuristic` module docs).
-        "sym48" => Some(with_fallbacks(Pattern::Sym48E0)),
-        "sym48e4" => Some(with_fallbacks(Pattern::Sym48E4)),
-        "sym48e6" => Some(with_fallbacks(Pattern::Sym48E6)),
-        "sym48e7" => Some(with_fallbacks(Pattern::Sym48E7)),
-        "sym48e8" => Some(with_fallbacks(Pattern::Sym48E8)),
-        other => Pattern::from_name(other).map(|p| vec![p]),
-    }
+/// A named table set, declared once: its tables, and where the chooser puts it. The set names,
+/// the chooser's preference and the first-use builds are all read from [`SETS`].
+#[derive(Clone, Copy, Debug)]
+pub struct SetSpec {
+    pub name: &'static str,
+    /// Its tables in lookup order; a coset set: its coset table, then the [`FALLBACKS`].
+    pub tables: &'static [Pattern],
+    /// Rank when `solve` picks among the sets present, fastest first (`None`: only when
+    /// named), as measured on random 17-movers (`results/memory-choices.md`; `docs/tables.md`,
+    /// "The `sym48e6` table"). With their fallbacks the coset sets are also faster than `korf`
+    /// in and near their subgroup (`results/solve-bench-structured.md`), so a coset set
+    /// present always goes first; `sym48e7` and `sym48e8` are faster still, though not by
+    /// GB·s, and are only ever there when built by hand.
+    pub solve_rank: Option<u8>,
+    /// For the sets a first use may build: seconds the build takes on the 2-core machine of
+    /// `results/build-sym48.md` and `results/fallbacks.md`, fallbacks included. `korf` is never
+    /// built for a newcomer: it needs minutes to hours for a random position, where `sym48`
+    /// needs a few minutes with 30 MB.
+    pub first_build_secs: Option<u64>,
 }
 
 /// The tables a coset set reads besides its coset table, where that table reads about 0 (in
-/// and near its subgroup): the corner table and two 6-edge tables, 86 MB in all.
+/// and near its subgroup): the corner table and two 6-edge tables, 86 MB in all
+/// (`search::heuristic` module docs).
 pub const FALLBACKS: [Pattern; 3] = [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B];
 
-/// A coset table and its [`FALLBACKS`].
-fn with_fallbacks(coset: Pattern) -> Vec<Pattern> {
-    std::iter::once(coset).chain(FALLBACKS).collect()
+/// A coset set: its coset table and the [`FALLBACKS`].
+const fn coset_set(
+    name: &'static str,
+    tables: &'static [Pattern; 4],
+    solve_rank: u8,
+    first_build_secs: Option<u64>,
+) -> SetSpec {
+    SetSpec {
+        name,
+        tables,
+        solve_rank: Some(solve_rank),
+        first_build_secs,
+    }
+}
+
+use Pattern::{Corners, Edges6A, Edges6B};
+
+/// Every named set: `korf` (corners, two 7-edge tables, edge permutation), `korf6` (corners and
+/// two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the 48-symmetry coset table,
+/// always probed on the inverse too), `sym48e4` (the coset table with the E-slice edges'
+/// flips), `sym48e6`, `sym48e7`, `sym48e8` (with two, three, four more edges' flips), each
+/// coset set with its [`FALLBACKS`].
+pub const SETS: [SetSpec; 8] = [
+    SetSpec {
+        name: "korf",
+        tables: &[
+            Corners,
+            Pattern::Edges7A,
+            Pattern::Edges7B,
+            Pattern::EdgePerm,
+        ],
+        solve_rank: Some(6),
+        first_build_secs: None,
+    },
+    SetSpec {
+        name: "korf6",
+        tables: &[Corners, Edges6A, Edges6B],
+        solve_rank: None,
+        first_build_secs: None,
+    },
+    SetSpec {
+        name: "huge",
+        tables: &[Pattern::Phase1Sorted, Corners],
+        solve_rank: Some(4),
+        first_build_secs: Some(80),
+    },
+    coset_set(
+        "sym48",
+        &[Pattern::Sym48E0, Corners, Edges6A, Edges6B],
+        5,
+        Some(10),
+    ),
+    coset_set(
+        "sym48e4",
+        &[Pattern::Sym48E4, Corners, Edges6A, Edges6B],
+        3,
+        Some(590),
+    ),
+    coset_set(
+        "sym48e6",
+        &[Pattern::Sym48E6, Corners, Edges6A, Edges6B],
+        2,
+        Some(330),
+    ),
+    coset_set(
+        "sym48e7",
+        &[Pattern::Sym48E7, Corners, Edges6A, Edges6B],
+        1,
+        None,
+    ),
+    coset_set(
+        "sym48e8",
+        &[Pattern::Sym48E8, Corners, Edges6A, Edges6B],
+        0,
+        None,
+    ),
+];
+
+/// The patterns of a set name ([`SETS`]), or of one pattern's own name.
+pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
+    match SETS.iter().find(|s| s.name == name) {
+        Some(s) => Some(s.tables.to_vec()),
+        None => Pattern::from_name(name).map(|p| vec![p]),
+    }
 }
 
 /// The patterns of set or table names, in order and without repeats; each name may itself be
@@ -69,23 +147,23 @@ pub fn resolve_names<S: AsRef<str>>(names: &[S]) -> Result<Vec<Pattern>, SetErro
     Ok(out)
 }
 
-/// Names accepted by [`resolve_set`], for error messages.
+/// Names accepted by [`resolve_set`], for error messages: the sets, then the patterns.
 pub fn set_names() -> String {
-    let mut v = vec!["korf", "korf6", "huge", "sym48"];
-    v.extend(Pattern::ALL.iter().map(|p| p.name()));
+    let sets = SETS.map(|s| s.name);
+    let patterns = Pattern::ALL.iter().map(|p| p.name());
+    let mut v: Vec<&str> = sets.to_vec();
+    v.extend(patterns.filter(|n| !sets.contains(n)));
     v.join(", ")
 }
 
-/// The sets `solve` prefers when none is named, fastest first, as measured on random 17-movers
-/// (`results/memory-choices.md`; `docs/tables.md`, "The `sym48e6` table"; `sym48e7` is faster
-/// still, though not by GB·s, and is only ever there when built by hand). With their fallbacks
-/// the coset sets are also faster than `korf` in and near their subgroup
-/// (`results/solve-bench-structured.md`), so a coset set present always goes first.
-pub const SOLVE_PREFERENCE: [&str; 7] = [
-    "sym48e8", "sym48e7", "sym48e6", "sym48e4", "huge", "sym48", "korf",
-];
+/// The sets `solve` prefers when none is named, fastest first ([`SetSpec::solve_rank`]).
+pub fn solve_preference() -> Vec<&'static str> {
+    let mut ranked: Vec<_> = SETS.iter().filter(|s| s.solve_rank.is_some()).collect();
+    ranked.sort_by_key(|s| s.solve_rank);
+    ranked.into_iter().map(|s| s.name).collect()
+}
 
-/// The first set of [`SOLVE_PREFERENCE`] whose table files are all present in `dir` (not yet
+/// The first set of [`solve_preference`] whose table files are all present in `dir` (not yet
 /// checked: loading checks them), if any.
 pub fn strongest_present(dir: &Path) -> Option<&'static str> {
     // A coset set counts as present with its coset table alone: its fallbacks take seconds
@@ -98,19 +176,19 @@ pub fn strongest_present(dir: &Path) -> Option<&'static str> {
             .filter(|p| !(coset && FALLBACKS.contains(p)))
             .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
     };
-    SOLVE_PREFERENCE.into_iter().find(|s| present(s))
+    solve_preference().into_iter().find(|s| present(s))
 }
 
-/// The sets a first use may build, fastest first, with what a build takes on the 2-core
-/// machine of `results/build-sym48.md` and `results/fallbacks.md` (seconds, fallbacks
-/// included). `korf` is never chosen for a newcomer: it needs minutes to hours for a random
-/// position, where `sym48` needs a few minutes with 30 MB.
-const FIRST_BUILD: [(&str, u64); 4] = [
-    ("sym48e6", 330),
-    ("sym48e4", 590),
-    ("huge", 80),
-    ("sym48", 10),
-];
+/// The sets a first use may build, fastest first, with the seconds each build takes
+/// ([`SetSpec::first_build_secs`]).
+fn first_build() -> Vec<(&'static str, u64)> {
+    let sets = solve_preference().into_iter();
+    sets.filter_map(|name| {
+        let spec = SETS.iter().find(|s| s.name == name)?;
+        Some((name, spec.first_build_secs?))
+    })
+    .collect()
+}
 
 /// The memory, in bytes, that building the tables of `set` needs at its peak (one table in
 /// memory at a time, plus a margin).
@@ -142,10 +220,10 @@ pub fn choose(dir: &Path, available: Option<u64>) -> Choice {
         };
     }
     let fits = |set: &str| available.is_none_or(|a| build_memory(set) <= a);
-    let (set, secs) = FIRST_BUILD
-        .into_iter()
+    let candidates = first_build();
+    let (set, secs) = (candidates.iter().copied())
         .find(|&(s, _)| fits(s))
-        .unwrap_or(FIRST_BUILD[FIRST_BUILD.len() - 1]);
+        .unwrap_or(candidates[candidates.len() - 1]);
     let gb = |b: u64| b as f64 / 1e9;
     let memory = match available {
         Some(a) => format!("{:.1} GB of memory available", gb(a)),
@@ -410,7 +488,7 @@ mod tests {
             "sym48",
             "the smallest at worst"
         );
-        for (set, _) in FIRST_BUILD {
+        for (set, _) in first_build() {
             assert!(resolve_set(set).is_some(), "{set}");
         }
         std::fs::write(table_path(&dir, "sym48e0"), b"x").unwrap();
@@ -431,10 +509,41 @@ mod tests {
         let c = choose(&dir, Some(1 << 20));
         assert_eq!((c.set, c.present), ("sym48e6", true));
         // The larger coset tables are never built for a first use, but go first when there.
-        assert!(FIRST_BUILD.iter().all(|(s, _)| !s.starts_with("sym48e7")));
+        assert!(first_build().iter().all(|(s, _)| !s.starts_with("sym48e7")));
         std::fs::write(table_path(&dir, "sym48e7"), b"x").unwrap();
         assert_eq!(strongest_present(&dir), Some("sym48e7"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The registry of sets is consistent: names and ranks unique, a coset set's tables its
+    /// coset table and the fallbacks, every set known by name and in the list of names.
+    #[test]
+    fn sets_are_declared_once_and_consistently() {
+        let names: Vec<_> = SETS.iter().map(|s| s.name).collect();
+        let mut ranks: Vec<_> = SETS.iter().filter_map(|s| s.solve_rank).collect();
+        ranks.sort();
+        ranks.dedup();
+        assert_eq!(ranks.len(), solve_preference().len());
+        for s in &SETS {
+            assert_eq!(
+                names.iter().filter(|&&n| n == s.name).count(),
+                1,
+                "{}",
+                s.name
+            );
+            assert_eq!(resolve_set(s.name).unwrap(), s.tables.to_vec());
+            assert!(set_names().split(", ").any(|n| n == s.name));
+            if s.tables[0].coset_holds_half_turns() {
+                assert_eq!(s.tables[1..], FALLBACKS, "{}", s.name);
+            }
+            // A set a first use may build is one `solve` would pick once built.
+            assert!(s.first_build_secs.is_none() || s.solve_rank.is_some());
+        }
+        assert_eq!(solve_preference()[0], "sym48e8");
+        assert_eq!(
+            first_build().iter().map(|&(s, _)| s).collect::<Vec<_>>(),
+            ["sym48e6", "sym48e4", "huge", "sym48"]
+        );
     }
 
     #[test]
