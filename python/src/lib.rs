@@ -308,18 +308,12 @@ impl Solver {
         });
         let patterns = resolve_names(&[&set]).map_err(set_error)?;
         let config = OptimalConfig {
-            patterns,
             threads,
             max_depth,
             dual,
             sym,
             successors,
-            switch_sides: false,
-            symmetric_units: true,
-            node_order: true,
-            split_depth: SearchOptions::default().split_depth,
-            fallback_slack: SearchOptions::default().fallback_slack,
-            solutions: 1,
+            ..OptimalConfig::for_tables(patterns)
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())

@@ -49,6 +49,29 @@ pub struct OptimalConfig {
 }
 
 impl OptimalConfig {
+    /// The library's defaults for a solver of `patterns`: the search's own defaults
+    /// ([`SearchOptions::default`]: one thread, depth 20, symmetric units, node order, units
+    /// of depth 4, fallbacks read at any slack, one solution), no dual lookups beyond what the
+    /// set asks, no symmetric edge lookups, and the corner successor table derived. The
+    /// command line, the studies and Python start from here and change what they are asked.
+    pub fn for_tables(patterns: Vec<Pattern>) -> OptimalConfig {
+        let search = SearchOptions::default();
+        OptimalConfig {
+            patterns,
+            threads: search.threads,
+            max_depth: search.max_depth,
+            dual: search.dual,
+            sym: false,
+            successors: true,
+            switch_sides: search.switch_sides,
+            symmetric_units: search.symmetric_units,
+            node_order: search.node_order,
+            split_depth: search.split_depth,
+            fallback_slack: search.fallback_slack,
+            solutions: search.solutions,
+        }
+    }
+
     /// The search options this configuration asks for. A set with a coset table
     /// ([`Pattern::coset_holds_half_turns`]) always probes the inverse position too: that is
     /// how the table is meant to be read, and its half turns make the inverse probe cheap.
@@ -168,5 +191,27 @@ impl OptimalSolver {
             );
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The solver's defaults are the search's: a configuration made by `for_tables` asks the
+    /// search for exactly its default options (a coset set adds only the inverse probes).
+    #[test]
+    fn the_defaults_have_one_home() {
+        let korf = OptimalConfig::for_tables(crate::pdb::set::resolve_set("korf").unwrap());
+        let default = format!("{:?}", SearchOptions::default());
+        assert_eq!(format!("{:?}", korf.search_options()), default);
+        let coset = OptimalConfig::for_tables(crate::pdb::set::resolve_set("sym48").unwrap());
+        let opts = coset.search_options();
+        assert!(opts.dual);
+        let undual = SearchOptions {
+            dual: false,
+            ..opts
+        };
+        assert_eq!(format!("{undual:?}"), default);
     }
 }

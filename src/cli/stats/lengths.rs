@@ -6,7 +6,6 @@
 use super::summarize::print_summary;
 use crate::cli::{Failure, TableArgs};
 use optcube::progress::{Progress, ProgressMode};
-use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::study::{Shard, Study, StudyError, StudyRun};
 use std::path::PathBuf;
@@ -88,22 +87,14 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
         status = args.tables.place.pooled(|| {
             let dir = args.tables.place.dir();
             let config = OptimalConfig {
-                patterns: patterns.clone(),
                 threads: args.tables.place.thread_count(),
-                max_depth: SearchOptions::default().max_depth,
                 dual: args.dual,
-                sym: false,
-                successors: true,
-                switch_sides: false,
-                symmetric_units: true,
-                node_order: true,
-                split_depth: SearchOptions::default().split_depth,
-                fallback_slack: SearchOptions::default().fallback_slack,
                 solutions: if args.count_solutions {
                     optcube::search::ALL_SOLUTIONS
                 } else {
                     1
                 },
+                ..OptimalConfig::for_tables(patterns.clone())
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
