@@ -156,11 +156,16 @@ pub fn set_names() -> String {
     v.join(", ")
 }
 
-/// The sets `solve` prefers when none is named, fastest first ([`SetSpec::solve_rank`]).
-pub fn solve_preference() -> Vec<&'static str> {
+/// The sets `solve` may pick, fastest first ([`SetSpec::solve_rank`]).
+fn ranked() -> Vec<&'static SetSpec> {
     let mut ranked: Vec<_> = SETS.iter().filter(|s| s.solve_rank.is_some()).collect();
     ranked.sort_by_key(|s| s.solve_rank);
-    ranked.into_iter().map(|s| s.name).collect()
+    ranked
+}
+
+/// The sets `solve` prefers when none is named, fastest first ([`SetSpec::solve_rank`]).
+pub fn solve_preference() -> Vec<&'static str> {
+    ranked().into_iter().map(|s| s.name).collect()
 }
 
 /// The first set of [`solve_preference`] whose table files are all present in `dir` (not yet
@@ -182,12 +187,9 @@ pub fn strongest_present(dir: &Path) -> Option<&'static str> {
 /// The sets a first use may build, fastest first, with the seconds each build takes
 /// ([`SetSpec::first_build_secs`]).
 fn first_build() -> Vec<(&'static str, u64)> {
-    let sets = solve_preference().into_iter();
-    sets.filter_map(|name| {
-        let spec = SETS.iter().find(|s| s.name == name)?;
-        Some((name, spec.first_build_secs?))
-    })
-    .collect()
+    (ranked().into_iter())
+        .filter_map(|s| Some((s.name, s.first_build_secs?)))
+        .collect()
 }
 
 /// The memory, in bytes, that building the tables of `set` needs at its peak (one table in
