@@ -38,16 +38,16 @@ fn corner_heuristic() -> Heuristic {
     let progress = Progress::new(
         ProgressMode::Hidden,
         "corners",
-        Pattern::Corners.entries(),
+        Pattern::CORNERS.entries(),
         "entries",
     );
-    let table = generate(Pattern::Corners, Method::Bfs, &progress);
+    let table = generate(Pattern::CORNERS, Method::Bfs, &progress);
     eprintln!(
         "corner table generated in {:.1} s ({} threads)",
         t.elapsed().as_secs_f64(),
         rayon_threads()
     );
-    let mut h = Heuristic::new(vec![(Pattern::Corners, table)]);
+    let mut h = Heuristic::new(vec![(Pattern::CORNERS, table)]);
     h.derive_corner_successors(ProgressMode::Hidden)
         .expect("memory for the corner successor table");
     h

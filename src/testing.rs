@@ -21,7 +21,7 @@ pub fn korf6() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
         let mut h = Heuristic::new(
-            [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B]
+            [Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B]
                 .into_iter()
                 .map(|p| (p, build(p, Method::Bfs, 2)))
                 .collect(),
@@ -63,11 +63,11 @@ pub fn korf6_table(p: Pattern) -> &'static NibbleTable {
 pub fn phase1() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
-        let corners = korf6_table(Pattern::Corners);
+        let corners = korf6_table(Pattern::CORNERS);
         let mut h = Heuristic::new(vec![
-            (Pattern::Phase1, build(Pattern::Phase1, Method::Bfs, 2)),
+            (Pattern::PHASE1, build(Pattern::PHASE1, Method::Bfs, 2)),
             (
-                Pattern::Corners,
+                Pattern::CORNERS,
                 NibbleTable::from_bytes(corners.bytes().to_vec(), corners.entries()),
             ),
         ]);
@@ -82,7 +82,7 @@ pub fn phase1() -> &'static Heuristic {
 /// The `sym48e0` coset table, built once (2 threads, a few seconds).
 pub fn sym48e0_table() -> &'static NibbleTable {
     static T: OnceLock<NibbleTable> = OnceLock::new();
-    T.get_or_init(|| build(Pattern::Sym48E0, Method::Bfs, 2))
+    T.get_or_init(|| build(Pattern::SYM48E0, Method::Bfs, 2))
 }
 
 /// The `sym48e0` table alone as a heuristic, in the 2-bit form its file holds (the form the
@@ -91,13 +91,13 @@ pub fn sym48e0() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
         let t = sym48e0_table();
-        let format = Pattern::Sym48E0.file_format(&t.histogram());
+        let format = Pattern::SYM48E0.file_format(&t.histogram());
         let crate::pdb::Format::Lines { base } = format else {
             panic!("sym48e0 is stored in lines")
         };
         let lines = NibbleTable::in_huge_pages(&t.to_lines(base), t.entries(), format)
             .expect("memory for sym48e0");
-        Heuristic::new(vec![(Pattern::Sym48E0, lines)])
+        Heuristic::new(vec![(Pattern::SYM48E0, lines)])
     })
 }
 

@@ -17,9 +17,9 @@
 //! Invariant (tested against [`Pattern::neighbours`]): for every index `i = b·INNER + x` and
 //! move `m`, the neighbour is `image(b, m).0 · INNER + apply(image(b, m).1, x)`.
 
-use super::layout::{Layout, LayoutFn};
-use super::pattern::Pattern;
-use super::phase1::Phase1Space;
+#[cfg(test)]
+use super::family::Pattern;
+use super::layout::Layout;
 use crate::cube::Move;
 use crate::rank::{PartialPerm, permutation, rank_digits};
 use std::sync::OnceLock;
@@ -217,19 +217,21 @@ impl Layout for EdgePermLayout {
     }
 }
 
-/// Runs `f` with the layout of `pattern`.
-pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
-    match pattern {
-        Pattern::Corners => f.call(&CornerLayout),
-        Pattern::Edges7A | Pattern::Edges7B => f.call(&EdgeLayout::<7>),
-        Pattern::Edges6A | Pattern::Edges6B => f.call(&EdgeLayout::<6>),
-        Pattern::EdgePerm => f.call(&EdgePermLayout::new()),
-        Pattern::Phase1 => f.call(Phase1Space::get(false)),
-        Pattern::Phase1Sorted => f.call(Phase1Space::get(true)),
-        Pattern::Sym48E0 => f.call(&super::sym48::Sym48Layout::new()),
-        // See `Pattern::built_over_own_index`.
-        Pattern::Sym48E4 | Pattern::Sym48E6 | Pattern::Sym48E7 | Pattern::Sym48E8 => {
-            panic!("{} has no layout of its index", pattern.name())
+/// Checks `layout`'s block images against unranking, moving and ranking `samples` random
+/// entries of `pattern` (the invariant in the module doc).
+#[cfg(test)]
+pub(crate) fn check_layout<L: Layout>(layout: &L, p: Pattern, samples: usize) {
+    assert_eq!(layout.blocks() * L::INNER as u64, p.entries(), "{p}");
+    let mut rng = crate::cube::Rng::new(17);
+    for _ in 0..samples {
+        let i = rng.below(p.entries());
+        let (b, x) = (i / L::INNER as u64, (i % L::INNER as u64) as u32);
+        let pos = layout.positions(b);
+        let expected: Vec<u64> = p.neighbours(i).collect();
+        for (m, &want) in expected.iter().enumerate() {
+            let (b2, map) = layout.image(&pos, m);
+            let got = b2 * L::INNER as u64 + layout.apply(map, x) as u64;
+            assert_eq!(got, want, "{p} index {i} move {m}");
         }
     }
 }
@@ -237,47 +239,20 @@ pub(crate) fn with_layout<R>(pattern: Pattern, f: impl LayoutFn<R>) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::Rng;
     use crate::rank::unrank_digits;
 
-    struct Check {
-        pattern: Pattern,
-        samples: usize,
-    }
-
-    impl LayoutFn<()> for Check {
-        fn call<L: Layout>(self, layout: &L) {
-            let p = self.pattern;
-            assert_eq!(layout.blocks() * L::INNER as u64, p.entries(), "{p}");
-            let mut rng = Rng::new(17);
-            for _ in 0..self.samples {
-                let i = rng.below(p.entries());
-                let (b, x) = (i / L::INNER as u64, (i % L::INNER as u64) as u32);
-                let pos = layout.positions(b);
-                let expected: Vec<u64> = p.neighbours(i).collect();
-                for (m, &want) in expected.iter().enumerate() {
-                    let (b2, map) = layout.image(&pos, m);
-                    let got = b2 * L::INNER as u64 + layout.apply(map, x) as u64;
-                    assert_eq!(got, want, "{p} index {i} move {m}");
-                }
-            }
-        }
-    }
-
-    /// The block images agree with unranking, moving and ranking every entry.
+    /// The block images agree with unranking, moving and ranking every entry, for every
+    /// family built over its own index.
     #[test]
     fn block_images_match_entry_neighbours() {
-        for pattern in Pattern::ALL
-            .into_iter()
-            .filter(|p| p.built_over_own_index())
-        {
-            with_layout(
-                pattern,
-                Check {
+        for pattern in Pattern::ALL {
+            if let crate::pdb::family::Builder::Layout(run) = pattern.family().builder {
+                let task = crate::pdb::family::LayoutTask::Check {
                     pattern,
                     samples: 3000,
-                },
-            );
+                };
+                assert!(run(task).is_none());
+            }
         }
     }
 

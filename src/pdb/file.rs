@@ -18,7 +18,7 @@
 //! tables, [`load_vec`] for the other solvers' tables), checked there, so that a table is never
 //! resident twice while it loads.
 
-use super::pattern::Pattern;
+use super::family::Pattern;
 use super::table::{NibbleTable, histogram_mean};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -675,7 +675,7 @@ mod tests {
     use super::*;
 
     fn small_table() -> NibbleTable {
-        let t = crate::testing::korf6_table(Pattern::Edges6B);
+        let t = crate::testing::korf6_table(Pattern::EDGES6B);
         NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())
     }
 
@@ -686,7 +686,7 @@ mod tests {
     fn lines_files_round_trip_with_their_base() {
         let dir = std::env::temp_dir().join(format!("optcube-lines-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let p = Pattern::Sym48E0;
+        let p = Pattern::SYM48E0;
         let t = crate::testing::sym48e0_table();
         let path = table_path(&dir, p.name());
         let info = save(&path, p, t, "bfs").unwrap();
@@ -716,7 +716,7 @@ mod tests {
         let e = load(&path, p).err().expect("refused");
         assert!(matches!(e, TableError::Header { .. }), "{e}");
         // A base in a nibble table's header.
-        let q = Pattern::Edges6B;
+        let q = Pattern::EDGES6B;
         let small = small_table();
         let qpath = table_path(&dir, q.name());
         let mut qinfo = save(&qpath, q, &small, "bfs").unwrap();
@@ -734,7 +734,7 @@ mod tests {
     fn round_trip_and_damage_detection() {
         let dir = std::env::temp_dir().join(format!("optcube-file-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let p = Pattern::Edges6B;
+        let p = Pattern::EDGES6B;
         let t = small_table();
         let path = table_path(&dir, p.name());
         let info = save(&path, p, &t, "bfs").unwrap();
@@ -780,7 +780,7 @@ mod tests {
 
             // Another pattern's file.
             std::fs::write(&damaged, &original).unwrap();
-            let e = load(&damaged, Pattern::Edges6A).err().expect("refused");
+            let e = load(&damaged, Pattern::EDGES6A).err().expect("refused");
             assert!(matches!(e, TableError::WrongPattern { .. }), "{e}");
             assert!(e.to_string().contains("edges6b") && e.to_string().contains("edges6a"));
 

@@ -15,9 +15,8 @@
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
 use super::bfs::bfs;
-use super::blocks::with_layout;
-use super::layout::{Layout, LayoutFn};
-use super::pattern::Pattern;
+use super::family::{Builder, LayoutTask, Pattern};
+use super::layout::Layout;
 use super::table::{NibbleTable, UNKNOWN};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::progress::Progress;
@@ -64,42 +63,45 @@ impl Method {
     }
 }
 
-/// Builds the table of `pattern` with `method` on the current rayon pool.
+/// Builds the table of `pattern` with `method` on the current rayon pool. IDDFS is for the
+/// families built over their own index ([`Pattern::built_over_own_index`]); the caller checks.
 pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
-    match method {
-        Method::Bfs if pattern == Pattern::Sym48E6 => super::sym48ek::build::<6>(progress),
-        Method::Bfs if pattern == Pattern::Sym48E7 => super::sym48ek::build::<7>(progress),
-        Method::Bfs if pattern == Pattern::Sym48E8 => super::sym48ek::build::<8>(progress),
-        Method::Bfs if !pattern.built_over_own_index() => super::sym48e4::build(progress),
-        Method::Bfs => with_layout(pattern, Bfs { pattern, progress }),
-        Method::Iddfs => iddfs(pattern, progress),
+    match (pattern.family().builder, method) {
+        (Builder::Layout(run), Method::Bfs) => {
+            run(LayoutTask::Bfs { pattern, progress }).expect("a build task returns its table")
+        }
+        (Builder::Layout(_), Method::Iddfs) => iddfs(pattern, progress),
+        (Builder::Own { build, .. }, Method::Bfs) => build(progress),
+        (Builder::Own { .. }, Method::Iddfs) => {
+            panic!("{pattern} is built breadth-first only")
+        }
     }
 }
 
-/// Breadth-first generation over the blocks of a [`Layout`].
-struct Bfs<'a> {
-    pattern: Pattern,
-    progress: &'a Progress,
-}
-
-impl LayoutFn<NibbleTable> for Bfs<'_> {
-    fn call<L: Layout>(self, layout: &L) -> NibbleTable {
-        let table = NibbleTable::new_unknown(self.pattern.entries());
-        // The solved state is not index 0 for every pattern (edges7b and edges6b track pieces
-        // whose home positions do not rank first).
-        let start = self.pattern.index(&Cube::SOLVED);
-        bfs(
-            layout,
-            &table,
-            start,
-            self.pattern.name(),
-            Some(self.progress),
-        );
-        table
+impl LayoutTask<'_> {
+    /// Runs the task with the family's layout: the table, for [`LayoutTask::Bfs`].
+    pub fn run<L: Layout>(self, layout: &L) -> Option<NibbleTable> {
+        match self {
+            LayoutTask::Bfs { pattern, progress } => {
+                let table = NibbleTable::new_unknown(pattern.entries());
+                // The solved state is not index 0 for every pattern (edges7b and edges6b track
+                // pieces whose home positions do not rank first).
+                let start = pattern.index(&Cube::SOLVED);
+                bfs(layout, &table, start, pattern.name(), Some(progress));
+                Some(table)
+            }
+            #[cfg(test)]
+            LayoutTask::Check { pattern, samples } => {
+                super::blocks::check_layout(layout, pattern, samples);
+                None
+            }
+        }
     }
 }
 
-fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
+/// Builds the table of any family by IDDFS from solved over its index alone (no layout
+/// needed): [`Pattern::index_of_inverse`] and [`Pattern::neighbour_inverse`].
+pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
     let n = pattern.entries();
     let table = NibbleTable::new_unknown(n);
     // The solved state is not index 0 for every pattern (edges7b and edges6b track pieces
@@ -193,9 +195,9 @@ mod tests {
     /// Korf 1997's corner distribution, and 1 thread = 2 threads byte for byte.
     #[test]
     fn corner_table_matches_published_counts() {
-        let bfs = korf6_table(Pattern::Corners);
+        let bfs = korf6_table(Pattern::CORNERS);
         assert_eq!(bfs.histogram(), CORNER_COUNTS);
-        let bfs1 = build(Pattern::Corners, Method::Bfs, 1);
+        let bfs1 = build(Pattern::CORNERS, Method::Bfs, 1);
         assert!(
             bfs.bytes() == bfs1.bytes(),
             "1-thread and 2-thread tables differ"
@@ -207,9 +209,9 @@ mod tests {
     #[test]
     #[ignore]
     fn iddfs_corner_table_equals_bfs() {
-        let iddfs = build(Pattern::Corners, Method::Iddfs, 2);
+        let iddfs = build(Pattern::CORNERS, Method::Iddfs, 2);
         assert_eq!(iddfs.histogram(), CORNER_COUNTS);
-        assert!(korf6_table(Pattern::Corners).bytes() == iddfs.bytes());
+        assert!(korf6_table(Pattern::CORNERS).bytes() == iddfs.bytes());
     }
 
     /// The large tables' published distributions. Minutes and 250 MB each on 2 cores: run
@@ -217,14 +219,14 @@ mod tests {
     #[test]
     #[ignore]
     fn large_table_distributions() {
-        let perm = build(Pattern::EdgePerm, Method::Bfs, 2).histogram();
+        let perm = build(Pattern::EDGEPERM, Method::Bfs, 2).histogram();
         assert_eq!(
             perm,
             [
                 1, 18, 243, 3240, 42535, 542234, 6529891, 66478628, 310957078, 94443600, 4132
             ]
         );
-        let seven = build(Pattern::Edges7A, Method::Bfs, 2).histogram();
+        let seven = build(Pattern::EDGES7A, Method::Bfs, 2).histogram();
         assert_eq!(
             seven,
             [
@@ -232,8 +234,8 @@ mod tests {
                 22
             ]
         );
-        let b = build(Pattern::Edges7B, Method::Bfs, 2).histogram();
-        assert_eq!(b.iter().sum::<u64>(), Pattern::Edges7B.entries());
+        let b = build(Pattern::EDGES7B, Method::Bfs, 2).histogram();
+        assert_eq!(b.iter().sum::<u64>(), Pattern::EDGES7B.entries());
     }
 
     /// The 6-edge table: both methods agree byte for byte, and its counts are consistent
@@ -241,12 +243,12 @@ mod tests {
     /// sequences at depth 2 — fewer, as moves that miss the tracked edges merge states).
     #[test]
     fn six_edge_table_both_methods() {
-        let bfs = korf6_table(Pattern::Edges6A);
+        let bfs = korf6_table(Pattern::EDGES6A);
         let h = bfs.histogram();
-        assert_eq!(h.iter().sum::<u64>(), Pattern::Edges6A.entries());
+        assert_eq!(h.iter().sum::<u64>(), Pattern::EDGES6A.entries());
         assert_eq!(&h[..2], &[1, 18]);
         assert!(h[2] < 243);
-        let iddfs = build(Pattern::Edges6A, Method::Iddfs, 2);
+        let iddfs = build(Pattern::EDGES6A, Method::Iddfs, 2);
         assert!(
             bfs.bytes() == iddfs.bytes(),
             "BFS and IDDFS 6-edge tables differ"
@@ -257,12 +259,12 @@ mod tests {
     /// non-solved entry has a neighbour one closer (checked on a sample).
     #[test]
     fn corner_values_are_consistent_distances() {
-        let t = korf6_table(Pattern::Corners);
+        let t = korf6_table(Pattern::CORNERS);
         let mut rng = crate::cube::Rng::new(9);
         for _ in 0..20_000 {
-            let i = rng.below(Pattern::Corners.entries());
+            let i = rng.below(Pattern::CORNERS.entries());
             let v = t.get(i);
-            let nb: Vec<u8> = Pattern::Corners.neighbours(i).map(|j| t.get(j)).collect();
+            let nb: Vec<u8> = Pattern::CORNERS.neighbours(i).map(|j| t.get(j)).collect();
             assert!(nb.iter().all(|&w| w + 1 >= v && w <= v + 1));
             assert!(v == 0 || nb.iter().any(|&w| w + 1 == v));
         }

@@ -41,8 +41,3 @@ pub trait Layout: Sync {
     #[inline(always)]
     fn reached(&self, _b: u64, _from: &Self::Pos, _m: usize) {}
 }
-
-/// A computation generic over the layout (a closure cannot be generic).
-pub(crate) trait LayoutFn<R> {
-    fn call<L: Layout>(self, layout: &L) -> R;
-}

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod bfs;
 mod blocks;
 pub mod cells;
+pub mod family;
 pub mod generate;
 pub mod layout;
 pub mod pattern;
@@ -19,8 +20,8 @@ pub mod sym48e4;
 pub mod sym48ek;
 pub mod table;
 
+pub use family::Pattern;
 pub use generate::{Method, generate};
-pub use pattern::Pattern;
 pub use table::{Format, NibbleTable, UNKNOWN, histogram_mean};
 pub mod file;
 pub mod set;

@@ -1,6 +1,8 @@
-//! Pattern definitions: which pieces a table tracks, and how a position maps to a table index.
+//! The registry of table families ([`Pattern::ALL`]), the piece patterns' families (corners,
+//! edges, edge permutation), and [`Pattern`]'s methods: what every other part asks of a table,
+//! each answered from its [`Family`] (`pdb::family`).
 //!
-//! A pattern abstracts a position to the places and orientations of a fixed set of pieces. We
+//! A piece pattern abstracts a position to the places and orientations of a fixed set of pieces. We
 //! read those from the *inverse* cube `Q = P⁻¹`, whose slot `piece` holds the position of that
 //! piece in `P` and its orientation, so a pattern index is the rank of a contiguous run of `Q`'s
 //! slots: the Lehmer rank of the positions (linear time, [`crate::rank`]) times the orientation
@@ -13,208 +15,187 @@
 //! files are refused as stale.
 
 use super::batch::{Batch, Members};
-use super::phase1::{self, Phase1Space};
-use super::sym48::{self, Sym48Space};
-use super::{sym48e4, sym48ek};
+use super::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
+use super::family::{Builder, Family, Index, Pattern, Store, Turned};
+use super::phase1::Phase1Space;
+use super::sym48::Sym48Space;
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
-/// One of the pattern databases optcube can build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Pattern {
-    /// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
-    Corners,
-    /// Edges UR UF UL UB DR DF DL (pieces 0..7), positions and flips: 12!/5!·2^7 entries.
-    Edges7A,
-    /// Edges DF DL DB FR FL BL BR (pieces 5..12), positions and flips: 12!/5!·2^7 entries.
-    Edges7B,
-    /// Positions of all 12 edges, flips ignored: 12! entries.
-    EdgePerm,
-    /// Edges UR UF UL UB DR DF (pieces 0..6), Korf 1997: 12!/6!·2^6 = 42,577,920 entries.
-    Edges6A,
-    /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
-    Edges6B,
-    /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
-    /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`super::phase1`]).
-    Phase1,
-    /// Phase-1 coordinates with the order of the slice edges: 1,523,864 · 3^7 =
-    /// 3,332,690,568 entries (1.67 GB).
-    Phase1Sorted,
-    /// The 48-symmetry coset coordinate (corner tetrads and twists, edge slices), reduced by
-    /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
-    Sym48E0,
-    /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
-    /// 1,881,079,200 entries ([`super::sym48e4`]).
-    Sym48E4,
-    /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
-    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48ek`]).
-    Sym48E6,
-    /// With the first three M pieces' flips: 15,048,633,600 entries ([`super::sym48ek`]).
-    Sym48E7,
-    /// With all four M pieces' flips: 30,097,267,200 entries ([`super::sym48ek`]).
-    Sym48E8,
-}
-
 const PERM8: PartialPerm = permutation(8);
 const PERM12: PartialPerm = permutation(12);
-const PICK7: PartialPerm = PartialPerm::new(12, 7);
-const PICK6: PartialPerm = PartialPerm::new(12, 6);
+
+/// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
+const CORNERS: Family = Family {
+    name: "corners",
+    pieces: "URF UFL ULB UBR DFR DLF DBL DRB (positions and twists)",
+    entries: PERM8.size() * 2187,
+    version: 1,
+    index: Index::OfInverse {
+        index: corner_index,
+        unrank: unrank_corners,
+    },
+    self_dual: true,
+    turned: Turned::Never,
+    store: Store::Nibbles,
+    builder: Builder::Layout(|t| t.run(&CornerLayout)),
+};
+
+/// Positions of all 12 edges, flips ignored: 12! entries.
+const EDGEPERM: Family = Family {
+    name: "edgeperm",
+    pieces: "UR UF UL UB DR DF DL DB FR FL BL BR (positions only)",
+    entries: PERM12.size(),
+    version: 1,
+    index: Index::OfInverse {
+        index: edge_perm_index,
+        unrank: unrank_edge_perm,
+    },
+    self_dual: true,
+    turned: Turned::Never,
+    store: Store::Nibbles,
+    builder: Builder::Layout(|t| t.run(&EdgePermLayout::new())),
+};
+
+/// `K` edges from piece `START` on, positions and flips: 12!/(12−K)!·2^K entries.
+const fn edges<const K: usize, const START: i32>(
+    name: &'static str,
+    pieces: &'static str,
+) -> Family {
+    Family {
+        name,
+        pieces,
+        entries: PartialPerm::new(12, K).size() << K,
+        version: 1,
+        index: Index::OfInverse {
+            index: edge_index::<K, START>,
+            unrank: unrank_edges::<K, START>,
+        },
+        self_dual: false,
+        turned: Turned::OnRequest,
+        store: Store::Nibbles,
+        builder: Builder::Layout(|t| t.run(&EdgeLayout::<K>)),
+    }
+}
 
 impl Pattern {
-    /// Every pattern, in a fixed order.
+    /// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
+    pub const CORNERS: Pattern = Pattern(&CORNERS);
+    /// Edges UR UF UL UB DR DF DL (pieces 0..7), positions and flips: 12!/5!·2^7 entries.
+    pub const EDGES7A: Pattern = Pattern(&edges::<7, 0>(
+        "edges7a",
+        "UR UF UL UB DR DF DL (positions and flips)",
+    ));
+    /// Edges DF DL DB FR FL BL BR (pieces 5..12), positions and flips: 12!/5!·2^7 entries.
+    pub const EDGES7B: Pattern = Pattern(&edges::<7, 5>(
+        "edges7b",
+        "DF DL DB FR FL BL BR (positions and flips)",
+    ));
+    /// Positions of all 12 edges, flips ignored: 12! entries.
+    pub const EDGEPERM: Pattern = Pattern(&EDGEPERM);
+    /// Edges UR UF UL UB DR DF (pieces 0..6), Korf 1997: 12!/6!·2^6 = 42,577,920 entries.
+    pub const EDGES6A: Pattern = Pattern(&edges::<6, 0>(
+        "edges6a",
+        "UR UF UL UB DR DF (positions and flips)",
+    ));
+    /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
+    pub const EDGES6B: Pattern = Pattern(&edges::<6, 6>(
+        "edges6b",
+        "DL DB FR FL BL BR (positions and flips)",
+    ));
+    /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
+    /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`super::phase1`]).
+    pub const PHASE1: Pattern = Pattern(&super::phase1::PHASE1);
+    /// Phase-1 coordinates with the order of the slice edges: 1,523,864 · 3^7 =
+    /// 3,332,690,568 entries (1.67 GB).
+    pub const PHASE1_SORTED: Pattern = Pattern(&super::phase1::PHASE1_SORTED);
+    /// The 48-symmetry coset coordinate (corner tetrads and twists, edge slices), reduced by
+    /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
+    pub const SYM48E0: Pattern = Pattern(&super::sym48::SYM48E0);
+    /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
+    /// 1,881,079,200 entries ([`super::sym48e4`]).
+    pub const SYM48E4: Pattern = Pattern(&super::sym48e4::SYM48E4);
+    /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
+    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48ek`]).
+    pub const SYM48E6: Pattern = Pattern(&super::sym48ek::SYM48E6);
+    /// With the first three M pieces' flips: 15,048,633,600 entries ([`super::sym48ek`]).
+    pub const SYM48E7: Pattern = Pattern(&super::sym48ek::SYM48E7);
+    /// With all four M pieces' flips: 30,097,267,200 entries ([`super::sym48ek`]).
+    pub const SYM48E8: Pattern = Pattern(&super::sym48ek::SYM48E8);
+
+    /// The registry: every family the program builds, names and lists, in a fixed order.
+    /// Adding a family is a [`Family`] in its own module and a line here.
     pub const ALL: [Pattern; 13] = [
-        Pattern::Corners,
-        Pattern::Edges7A,
-        Pattern::Edges7B,
-        Pattern::EdgePerm,
-        Pattern::Edges6A,
-        Pattern::Edges6B,
-        Pattern::Phase1,
-        Pattern::Phase1Sorted,
-        Pattern::Sym48E0,
-        Pattern::Sym48E4,
-        Pattern::Sym48E6,
-        Pattern::Sym48E7,
-        Pattern::Sym48E8,
+        Pattern::CORNERS,
+        Pattern::EDGES7A,
+        Pattern::EDGES7B,
+        Pattern::EDGEPERM,
+        Pattern::EDGES6A,
+        Pattern::EDGES6B,
+        Pattern::PHASE1,
+        Pattern::PHASE1_SORTED,
+        Pattern::SYM48E0,
+        Pattern::SYM48E4,
+        Pattern::SYM48E6,
+        Pattern::SYM48E7,
+        Pattern::SYM48E8,
     ];
+
+    /// The family's declaration.
+    #[inline(always)]
+    pub fn family(self) -> &'static Family {
+        self.0
+    }
 
     /// Short name, also the table file's stem.
     pub fn name(self) -> &'static str {
-        match self {
-            Pattern::Corners => "corners",
-            Pattern::Edges7A => "edges7a",
-            Pattern::Edges7B => "edges7b",
-            Pattern::EdgePerm => "edgeperm",
-            Pattern::Edges6A => "edges6a",
-            Pattern::Edges6B => "edges6b",
-            Pattern::Phase1 => "phase1",
-            Pattern::Phase1Sorted => "phase1sorted",
-            Pattern::Sym48E0 => "sym48e0",
-            Pattern::Sym48E4 => "sym48e4",
-            Pattern::Sym48E6 => "sym48e6",
-            Pattern::Sym48E7 => "sym48e7",
-            Pattern::Sym48E8 => "sym48e8",
-        }
+        self.0.name
     }
 
-    /// The pattern called `name`.
+    /// The registered pattern called `name`.
     pub fn from_name(name: &str) -> Option<Pattern> {
         Pattern::ALL.into_iter().find(|p| p.name() == name)
     }
 
     /// Version of the index formula; part of the file header.
     pub fn version(self) -> u32 {
-        1
+        self.0.version
     }
 
     /// Does the table file hold 2-bit lines ([`super::Format::Lines`]) rather than nibbles?
-    /// The coset table: the search reads it for every child and its inverse, and half the
-    /// memory is worth the few entries read below their value.
     pub fn stored_in_lines(self) -> bool {
-        self.coset_holds_half_turns()
+        matches!(self.0.store, Store::Lines { .. })
     }
 
     /// The payload format a file of this pattern is written in, given the table's exact
     /// histogram (the file's header records it).
     pub fn file_format(self, histogram: &[u64]) -> super::Format {
-        if self.coset_flips().is_some() {
-            // Its values stop at the cap, which must read exactly: the three values below it.
-            super::Format::Lines {
-                base: sym48ek::CAP - 3,
-            }
-        } else if self.stored_in_lines() {
-            super::Format::Lines {
+        match self.0.store {
+            Store::Nibbles => super::Format::Nibbles,
+            Store::Lines { base: Some(base) } => super::Format::Lines { base },
+            Store::Lines { base: None } => super::Format::Lines {
                 base: super::Format::line_base(histogram),
-            }
-        } else {
-            super::Format::Nibbles
+            },
         }
     }
 
     /// The tracked pieces, for the file header and `pdb info`.
     pub fn pieces(self) -> String {
-        use crate::cube::{CORNER_NAMES, EDGE_NAMES};
-        match self {
-            Pattern::Corners => CORNER_NAMES.join(" ") + " (positions and twists)",
-            Pattern::EdgePerm => EDGE_NAMES.join(" ") + " (positions only)",
-            Pattern::Phase1 => {
-                "corner twists, edge flips, places of FR FL BL BR (16 symmetries)".into()
-            }
-            Pattern::Phase1Sorted => {
-                "corner twists, edge flips, places and order of FR FL BL BR (16 symmetries)".into()
-            }
-            Pattern::Sym48E0 => {
-                "corner tetrads and twists, the slice of every edge (48 symmetries)".into()
-            }
-            Pattern::Sym48E4 => {
-                "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)"
-                    .into()
-            }
-            Pattern::Sym48E6 | Pattern::Sym48E7 | Pattern::Sym48E8 => format!(
-                "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-                 first {} M pieces (48 symmetries; exact to 11 moves, 12 for more)",
-                ["two", "three", "four"][self.coset_flips().unwrap_or(6) as usize - 6]
-            ),
-            _ => {
-                let (start, k) = self.edge_run();
-                EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)"
-            }
-        }
-    }
-
-    /// First edge piece and number of edges for the partial edge patterns.
-    const fn edge_run(self) -> (usize, usize) {
-        match self {
-            Pattern::Edges7A => (0, 7),
-            Pattern::Edges7B => (5, 7),
-            Pattern::Edges6A => (0, 6),
-            Pattern::Edges6B => (6, 6),
-            Pattern::EdgePerm => (0, 12),
-            Pattern::Corners
-            | Pattern::Phase1
-            | Pattern::Phase1Sorted
-            | Pattern::Sym48E0
-            | Pattern::Sym48E4
-            | Pattern::Sym48E6
-            | Pattern::Sym48E7
-            | Pattern::Sym48E8 => (0, 0),
-        }
+        self.0.pieces.into()
     }
 
     /// Number of table entries.
+    #[inline(always)]
     pub const fn entries(self) -> u64 {
-        match self {
-            Pattern::Corners => PERM8.size() * 2187,
-            Pattern::Edges7A | Pattern::Edges7B => PICK7.size() << 7,
-            Pattern::EdgePerm => PERM12.size(),
-            Pattern::Edges6A | Pattern::Edges6B => PICK6.size() << 6,
-            Pattern::Phase1 => phase1::CLASSES_PLAIN * 2187,
-            Pattern::Phase1Sorted => phase1::CLASSES_SORTED * 2187,
-            Pattern::Sym48E0 => sym48::ENTRIES,
-            Pattern::Sym48E4 => sym48e4::ENTRIES,
-            Pattern::Sym48E6 => sym48ek::entries(6),
-            Pattern::Sym48E7 => sym48ek::entries(7),
-            Pattern::Sym48E8 => sym48ek::entries(8),
-        }
+        self.0.entries
     }
 
     /// Table index of the position whose inverse is `q`.
     #[inline(always)]
     pub fn index_of_inverse(self, q: &Cube) -> u64 {
-        match self {
-            Pattern::Corners => corner_index(q),
-            Pattern::Edges7A => edge_index::<7, 0>(q),
-            Pattern::Edges7B => edge_index::<7, 5>(q),
-            Pattern::EdgePerm => edge_perm_index(q),
-            Pattern::Edges6A => edge_index::<6, 0>(q),
-            Pattern::Edges6B => edge_index::<6, 6>(q),
-            Pattern::Phase1
-            | Pattern::Phase1Sorted
-            | Pattern::Sym48E0
-            | Pattern::Sym48E4
-            | Pattern::Sym48E6
-            | Pattern::Sym48E7
-            | Pattern::Sym48E8 => self.index_of_position(&q.inverse()),
+        match self.0.index {
+            Index::OfInverse { index, .. } => index(q),
+            _ => self.index_of_input(&q.inverse()),
         }
     }
 
@@ -223,16 +204,7 @@ impl Pattern {
     /// [`super::phase1`], [`super::sym48`].)
     #[inline(always)]
     pub fn reads_position(self) -> bool {
-        matches!(
-            self,
-            Pattern::Phase1
-                | Pattern::Phase1Sorted
-                | Pattern::Sym48E0
-                | Pattern::Sym48E4
-                | Pattern::Sym48E6
-                | Pattern::Sym48E7
-                | Pattern::Sym48E8
-        )
+        !matches!(self.0.index, Index::OfInverse { .. })
     }
 
     /// Of a position's `position` and `inverse` (cubes, or batches of them), the one this
@@ -247,84 +219,57 @@ impl Pattern {
         }
     }
 
-    /// Does the table give a position and its inverse the same value? True for the patterns
-    /// that track every piece of a kind (all corners; all edge positions): there the abstract
-    /// state is a group element, the inverse position's state is its inverse, and a group
-    /// element and its inverse are equally far from the identity. A dual lookup of such a table
-    /// adds nothing, and the search skips it.
+    /// Does the table give a position and its inverse the same value ([`Family::self_dual`])?
     #[inline(always)]
     pub fn is_self_dual(self) -> bool {
-        matches!(self, Pattern::Corners | Pattern::EdgePerm)
+        self.0.self_dual
     }
 
     /// Is the table's value a function of the coset of a subgroup that holds every half turn
-    /// (`sym48e0`, `sym48e4`; `sym48e6`, a function of the full-flip coset)? Then the inverse
-    /// of `P · m` is `m · P⁻¹`, in the same coset as `P⁻¹` when `m` is a half turn: a half turn
-    /// leaves the inverse position's value unchanged.
+    /// (the `sym48eK` tables)? Then the inverse of `P · m` is `m · P⁻¹`, in the same coset as
+    /// `P⁻¹` when `m` is a half turn: a half turn leaves the inverse position's value unchanged.
     #[inline(always)]
     pub fn coset_holds_half_turns(self) -> bool {
-        matches!(
-            self,
-            Pattern::Sym48E0
-                | Pattern::Sym48E4
-                | Pattern::Sym48E6
-                | Pattern::Sym48E7
-                | Pattern::Sym48E8
-        )
+        matches!(self.0.index, Index::Coset { .. })
     }
 
-    /// `K` of the coset tables `sym48eK` that one builder makes ([`super::sym48ek`]).
-    #[inline(always)]
-    pub const fn coset_flips(self) -> Option<u8> {
-        match self {
-            Pattern::Sym48E6 => Some(6),
-            Pattern::Sym48E7 => Some(7),
-            Pattern::Sym48E8 => Some(8),
-            _ => None,
-        }
+    /// Whether the search looks the table up on diagonally turned positions too.
+    pub fn turned(self) -> Turned {
+        self.0.turned
     }
 
-    /// Is the table built by a breadth-first search over the blocks of its own index
-    /// ([`super::blocks::with_layout`])? Not `sym48e4`: its search runs over 16-symmetry
-    /// classes ([`sym48e4::UdLayout`]) and the table is read off that one, so it has no
-    /// layout of its own index and no IDDFS build.
+    /// Is the table built over the blocks of its own index ([`Builder::Layout`])? Only those
+    /// have an IDDFS build too.
     pub fn built_over_own_index(self) -> bool {
-        self != Pattern::Sym48E4 && self.coset_flips().is_none()
+        matches!(self.0.builder, Builder::Layout(_))
     }
 
-    /// Entries the build's breadth-first search fills (its progress counts them): the table's
-    /// own, or for `sym48e4` those of the 16-symmetry table it is read off.
+    /// Entries the build's progress counts: the table's own, or those its own builder fills.
     pub fn build_entries(self) -> u64 {
-        match self {
-            Pattern::Sym48E4 => sym48e4::UD_ENTRIES,
-            _ => self.entries(),
+        match self.0.builder {
+            Builder::Layout(_) => self.entries(),
+            Builder::Own { entries, .. } => entries,
         }
     }
 
     /// Bytes a build of this table holds at its peak (checked against the free memory first).
     pub fn build_bytes(self) -> u64 {
-        match self {
-            Pattern::Sym48E4 => sym48e4::BUILD_BYTES,
-            Pattern::Sym48E6 => sym48ek::build_bytes(6),
-            Pattern::Sym48E7 => sym48ek::build_bytes(7),
-            Pattern::Sym48E8 => sym48ek::build_bytes(8),
-            _ => super::table::bytes_for(self.entries()) as u64,
+        match self.0.builder {
+            Builder::Layout(_) => super::table::bytes_for(self.entries()) as u64,
+            Builder::Own { bytes, .. } => bytes,
         }
     }
 
-    /// Table index of position `p`, for patterns that [read the position](Self::reads_position).
-    #[inline(always)]
-    fn index_of_position(self, p: &Cube) -> u64 {
-        match self {
-            Pattern::Sym48E0 => Sym48Space::get().index::<0>(p),
-            Pattern::Sym48E4 => Sym48Space::get().index::<4>(p),
-            Pattern::Sym48E6 => Sym48Space::get().index::<6>(p),
-            Pattern::Sym48E7 => Sym48Space::get().index::<7>(p),
-            Pattern::Sym48E8 => Sym48Space::get().index::<8>(p),
-            Pattern::Phase1 | Pattern::Phase1Sorted => {
-                Phase1Space::get(self == Pattern::Phase1Sorted).index(p)
+    /// Builds the coordinate tables the index needs now, not during the first search.
+    pub fn prepare(self) {
+        match self.0.index {
+            Index::OfInverse { .. } => {}
+            Index::Phase1 { sorted } => {
+                Phase1Space::get(sorted);
             }
-            _ => unreachable!("{self} reads the inverse cube, not the position"),
+            Index::Coset { .. } => {
+                Sym48Space::get();
+            }
         }
     }
 
@@ -332,10 +277,20 @@ impl Pattern {
     /// [read the position](Self::reads_position), the inverse cube for the others.
     #[inline]
     pub fn index_of_input(self, c: &Cube) -> u64 {
-        if self.reads_position() {
-            self.index_of_position(c)
-        } else {
-            self.index_of_inverse(c)
+        match self.0.index {
+            Index::OfInverse { index, .. } => index(c),
+            Index::Phase1 { sorted } => Phase1Space::get(sorted).index(c),
+            Index::Coset { k } => {
+                let s = Sym48Space::get();
+                match k {
+                    0 => s.index::<0>(c),
+                    4 => s.index::<4>(c),
+                    6 => s.index::<6>(c),
+                    7 => s.index::<7>(c),
+                    8 => s.index::<8>(c),
+                    _ => unreachable!("no coset table with {k} flips"),
+                }
+            }
         }
     }
 
@@ -345,26 +300,24 @@ impl Pattern {
     /// them, not once per cube: the search's inner loop.
     #[inline(always)]
     pub fn for_each_index(self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
-        let mut each = |index: fn(&Cube) -> u64| {
-            for k in Members(members) {
-                f(k, index(&cubes[k]));
+        match self.0.index {
+            Index::OfInverse { index, .. } => {
+                for k in Members(members) {
+                    f(k, index(&cubes[k]));
+                }
             }
-        };
-        match self {
-            Pattern::Corners => each(corner_index),
-            Pattern::Edges7A => each(edge_index::<7, 0>),
-            Pattern::Edges7B => each(edge_index::<7, 5>),
-            Pattern::EdgePerm => each(edge_perm_index),
-            Pattern::Edges6A => each(edge_index::<6, 0>),
-            Pattern::Edges6B => each(edge_index::<6, 6>),
-            Pattern::Phase1 | Pattern::Phase1Sorted => {
-                Phase1Space::get(self == Pattern::Phase1Sorted).for_each_index(cubes, members, f)
+            Index::Phase1 { sorted } => Phase1Space::get(sorted).for_each_index(cubes, members, f),
+            Index::Coset { k } => {
+                let s = Sym48Space::get();
+                match k {
+                    0 => s.for_each_index::<0>(cubes, members, f),
+                    4 => s.for_each_index::<4>(cubes, members, f),
+                    6 => s.for_each_index::<6>(cubes, members, f),
+                    7 => s.for_each_index::<7>(cubes, members, f),
+                    8 => s.for_each_index::<8>(cubes, members, f),
+                    _ => unreachable!("no coset table with {k} flips"),
+                }
             }
-            Pattern::Sym48E0 => Sym48Space::get().for_each_index::<0>(cubes, members, f),
-            Pattern::Sym48E4 => Sym48Space::get().for_each_index::<4>(cubes, members, f),
-            Pattern::Sym48E6 => Sym48Space::get().for_each_index::<6>(cubes, members, f),
-            Pattern::Sym48E7 => Sym48Space::get().for_each_index::<7>(cubes, members, f),
-            Pattern::Sym48E8 => Sym48Space::get().for_each_index::<8>(cubes, members, f),
         }
     }
 
@@ -376,35 +329,22 @@ impl Pattern {
     /// A (partial) inverse cube with table index `i`; untracked slots are arbitrary.
     pub fn unrank_inverse(self, i: u64) -> Cube {
         debug_assert!(i < self.entries());
-        let mut cp = [0u8; 8];
-        let mut co = [0u8; 8];
-        let mut ep = [0u8; 12];
-        let mut eo = [0u8; 12];
-        match self {
-            Pattern::Corners => {
-                PERM8.unrank(i / 2187, &mut cp);
-                unrank_digits((i % 2187) as u32, 3, &mut co[..7]);
-                co[7] = (3 - co[..7].iter().sum::<u8>() % 3) % 3;
-            }
-            Pattern::EdgePerm => PERM12.unrank(i, &mut ep),
-            Pattern::Phase1 | Pattern::Phase1Sorted => {
-                return Phase1Space::get(self == Pattern::Phase1Sorted)
-                    .unrank(i)
-                    .inverse();
-            }
-            Pattern::Sym48E0 => return Sym48Space::get().unrank::<0>(i).inverse(),
-            Pattern::Sym48E4 => return Sym48Space::get().unrank::<4>(i).inverse(),
-            Pattern::Sym48E6 => return Sym48Space::get().unrank::<6>(i).inverse(),
-            Pattern::Sym48E7 => return Sym48Space::get().unrank::<7>(i).inverse(),
-            Pattern::Sym48E8 => return Sym48Space::get().unrank::<8>(i).inverse(),
-            _ => {
-                let (start, k) = self.edge_run();
-                let pp = if k == 7 { PICK7 } else { PICK6 };
-                pp.unrank(i >> k, &mut ep[start..start + k]);
-                unrank_digits((i & ((1 << k) - 1)) as u32, 2, &mut eo[start..start + k]);
+        match self.0.index {
+            Index::OfInverse { unrank, .. } => unrank(i),
+            Index::Phase1 { sorted } => Phase1Space::get(sorted).unrank(i).inverse(),
+            Index::Coset { k } => {
+                let s = Sym48Space::get();
+                let p = match k {
+                    0 => s.unrank::<0>(i),
+                    4 => s.unrank::<4>(i),
+                    6 => s.unrank::<6>(i),
+                    7 => s.unrank::<7>(i),
+                    8 => s.unrank::<8>(i),
+                    _ => unreachable!("no coset table with {k} flips"),
+                };
+                p.inverse()
             }
         }
-        Cube::from_parts(cp, co, ep, eo)
     }
 
     /// Table indices of the 18 states one move away from the state with index `i`.
@@ -421,10 +361,26 @@ impl Pattern {
     }
 }
 
-impl std::fmt::Display for Pattern {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
+fn unrank_corners(i: u64) -> Cube {
+    let (mut cp, mut co) = ([0u8; 8], [0u8; 8]);
+    PERM8.unrank(i / 2187, &mut cp);
+    unrank_digits((i % 2187) as u32, 3, &mut co[..7]);
+    co[7] = (3 - co[..7].iter().sum::<u8>() % 3) % 3;
+    Cube::from_parts(cp, co, [0; 12], [0; 12])
+}
+
+fn unrank_edge_perm(i: u64) -> Cube {
+    let mut ep = [0u8; 12];
+    PERM12.unrank(i, &mut ep);
+    Cube::from_parts([0; 8], [0; 8], ep, [0; 12])
+}
+
+fn unrank_edges<const K: usize, const START: i32>(i: u64) -> Cube {
+    let (mut ep, mut eo) = ([0u8; 12], [0u8; 12]);
+    let s = START as usize;
+    const { PartialPerm::new(12, K) }.unrank(i >> K, &mut ep[s..s + K]);
+    unrank_digits((i & ((1 << K) - 1)) as u32, 2, &mut eo[s..s + K]);
+    Cube::from_parts([0; 8], [0; 8], ep, eo)
 }
 
 #[inline(always)]
@@ -438,7 +394,7 @@ fn corner_index(q: &Cube) -> u64 {
 #[inline(always)]
 fn edge_index<const K: usize, const START: i32>(q: &Cube) -> u64 {
     let b = q.edge_bytes();
-    let pp = if K == 7 { &PICK7 } else { &PICK6 };
+    let pp = const { PartialPerm::new(12, K) };
     (pp.rank_nibbles::<START>(b) << K) | rank_flips::<START>(b, K) as u64
 }
 
@@ -454,10 +410,10 @@ mod tests {
 
     #[test]
     fn entry_counts() {
-        assert_eq!(Pattern::Corners.entries(), 88_179_840);
-        assert_eq!(Pattern::Edges7A.entries(), 510_935_040);
-        assert_eq!(Pattern::EdgePerm.entries(), 479_001_600);
-        assert_eq!(Pattern::Edges6A.entries(), 42_577_920);
+        assert_eq!(Pattern::CORNERS.entries(), 88_179_840);
+        assert_eq!(Pattern::EDGES7A.entries(), 510_935_040);
+        assert_eq!(Pattern::EDGEPERM.entries(), 479_001_600);
+        assert_eq!(Pattern::EDGES6A.entries(), 42_577_920);
     }
 
     #[test]
@@ -474,23 +430,51 @@ mod tests {
             assert!(root < p.entries());
             for m in Move::all() {
                 let ud = matches!(m.face(), Face::U | Face::D);
-                let misses = match p {
-                    Pattern::Edges7B | Pattern::Edges6B => m.face() == Face::U,
-                    Pattern::Phase1 => ud || m.quarter_turns() == 2,
-                    Pattern::Phase1Sorted => ud,
-                    Pattern::Sym48E0
-                    | Pattern::Sym48E4
-                    | Pattern::Sym48E6
-                    | Pattern::Sym48E7
-                    | Pattern::Sym48E8 => m.quarter_turns() == 2,
-                    _ => false,
+                let misses = if p == Pattern::EDGES7B || p == Pattern::EDGES6B {
+                    m.face() == Face::U
+                } else if p == Pattern::PHASE1 {
+                    ud || m.quarter_turns() == 2
+                } else if p == Pattern::PHASE1_SORTED {
+                    ud
+                } else if p.coset_holds_half_turns() {
+                    m.quarter_turns() == 2
+                } else {
+                    false
                 };
                 assert_eq!(p.index(&Cube::SOLVED.apply(m)) == root, misses, "{p} {m}");
             }
         }
-        assert_eq!(Pattern::Corners.index(&Cube::SOLVED), 0);
-        assert_eq!(Pattern::Edges7A.index(&Cube::SOLVED), 0);
-        assert_ne!(Pattern::Edges7B.index(&Cube::SOLVED), 0);
+        assert_eq!(Pattern::CORNERS.index(&Cube::SOLVED), 0);
+        assert_eq!(Pattern::EDGES7A.index(&Cube::SOLVED), 0);
+        assert_ne!(Pattern::EDGES7B.index(&Cube::SOLVED), 0);
+    }
+
+    /// The registry's names are unique, and the piece patterns' descriptions (in every file
+    /// header: a changed one would make old files stale) name their pieces in order.
+    #[test]
+    fn registry_names_and_pieces() {
+        use crate::cube::{CORNER_NAMES, EDGE_NAMES};
+        let mut names: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Pattern::ALL.len());
+        assert_eq!(
+            Pattern::CORNERS.pieces(),
+            CORNER_NAMES.join(" ") + " (positions and twists)"
+        );
+        assert_eq!(
+            Pattern::EDGEPERM.pieces(),
+            EDGE_NAMES.join(" ") + " (positions only)"
+        );
+        for (p, start, k) in [
+            (Pattern::EDGES7A, 0, 7),
+            (Pattern::EDGES7B, 5, 7),
+            (Pattern::EDGES6A, 0, 6),
+            (Pattern::EDGES6B, 6, 6),
+        ] {
+            let want = EDGE_NAMES[start..start + k].join(" ") + " (positions and flips)";
+            assert_eq!(p.pieces(), want, "{p}");
+        }
     }
 
     #[test]

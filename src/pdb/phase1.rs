@@ -22,6 +22,7 @@
 //!   (`Layout::for_each_twin`), so their values always agree.
 
 use super::batch::{BATCH, Batch, Members};
+use super::family::{Builder, Family, Index, Store, Turned};
 use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::symmetry::{N_SYM_UD, SymClasses, flipslice_classes, twist_conj};
@@ -71,6 +72,37 @@ fn rank4() -> &'static [u8; 256] {
         }
         t
     })
+}
+
+/// The `phase1` table's family: Kociemba's phase-1 coordinates reduced by the 16 UD symmetries.
+pub(crate) const PHASE1: Family = phase1_family(false);
+/// The `phase1sorted` table's family: with the order of the slice edges.
+pub(crate) const PHASE1_SORTED: Family = phase1_family(true);
+
+const fn phase1_family(sorted: bool) -> Family {
+    Family {
+        name: if sorted { "phase1sorted" } else { "phase1" },
+        pieces: if sorted {
+            "corner twists, edge flips, places and order of FR FL BL BR (16 symmetries)"
+        } else {
+            "corner twists, edge flips, places of FR FL BL BR (16 symmetries)"
+        },
+        entries: if sorted {
+            CLASSES_SORTED
+        } else {
+            CLASSES_PLAIN
+        } * 2187,
+        version: 1,
+        index: Index::Phase1 { sorted },
+        self_dual: false,
+        turned: Turned::Always,
+        store: Store::Nibbles,
+        builder: if sorted {
+            Builder::Layout(|t| t.run(Phase1Space::get(true)))
+        } else {
+            Builder::Layout(|t| t.run(Phase1Space::get(false)))
+        },
+    }
 }
 
 impl Phase1Space {

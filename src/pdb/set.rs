@@ -1,9 +1,9 @@
 //! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
 
+use super::family::Pattern;
 use super::file::{self, TableError, TableInfo, TableKind, table_path};
 use super::generate::{Method, generate};
-use super::pattern::Pattern;
 use super::table::{NibbleTable, bytes_for};
 use crate::progress::{Progress, ProgressMode};
 use crate::sys::{available_memory, free_disk};
@@ -39,7 +39,7 @@ pub struct SetSpec {
 /// The tables a coset set reads besides its coset table, where that table reads about 0 (in
 /// and near its subgroup): the corner table and two 6-edge tables, 86 MB in all
 /// (`search::heuristic` module docs).
-pub const FALLBACKS: [Pattern; 3] = [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B];
+pub const FALLBACKS: [Pattern; 3] = [Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B];
 
 /// A coset set: its coset table and the [`FALLBACKS`].
 const fn coset_set(
@@ -56,8 +56,6 @@ const fn coset_set(
     }
 }
 
-use Pattern::{Corners, Edges6A, Edges6B};
-
 /// Every named set: `korf` (corners, two 7-edge tables, edge permutation), `korf6` (corners and
 /// two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the 48-symmetry coset table,
 /// always probed on the inverse too), `sym48e4` (the coset table with the E-slice edges'
@@ -67,53 +65,78 @@ pub const SETS: [SetSpec; 8] = [
     SetSpec {
         name: "korf",
         tables: &[
-            Corners,
-            Pattern::Edges7A,
-            Pattern::Edges7B,
-            Pattern::EdgePerm,
+            Pattern::CORNERS,
+            Pattern::EDGES7A,
+            Pattern::EDGES7B,
+            Pattern::EDGEPERM,
         ],
         solve_rank: Some(6),
         first_build_secs: None,
     },
     SetSpec {
         name: "korf6",
-        tables: &[Corners, Edges6A, Edges6B],
+        tables: &[Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B],
         solve_rank: None,
         first_build_secs: None,
     },
     SetSpec {
         name: "huge",
-        tables: &[Pattern::Phase1Sorted, Corners],
+        tables: &[Pattern::PHASE1_SORTED, Pattern::CORNERS],
         solve_rank: Some(4),
         first_build_secs: Some(80),
     },
     coset_set(
         "sym48",
-        &[Pattern::Sym48E0, Corners, Edges6A, Edges6B],
+        &[
+            Pattern::SYM48E0,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
         5,
         Some(10),
     ),
     coset_set(
         "sym48e4",
-        &[Pattern::Sym48E4, Corners, Edges6A, Edges6B],
+        &[
+            Pattern::SYM48E4,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
         3,
         Some(590),
     ),
     coset_set(
         "sym48e6",
-        &[Pattern::Sym48E6, Corners, Edges6A, Edges6B],
+        &[
+            Pattern::SYM48E6,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
         2,
         Some(330),
     ),
     coset_set(
         "sym48e7",
-        &[Pattern::Sym48E7, Corners, Edges6A, Edges6B],
+        &[
+            Pattern::SYM48E7,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
         1,
         None,
     ),
     coset_set(
         "sym48e8",
-        &[Pattern::Sym48E8, Corners, Edges6A, Edges6B],
+        &[
+            Pattern::SYM48E8,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
         0,
         None,
     ),
@@ -449,8 +472,8 @@ pub fn open_or_build(
         dir,
         &kinds,
         |path, kind| {
-            let p = Pattern::from_name(&kind.name).expect("a pattern's kind");
-            load(path, p)
+            let p = patterns.iter().find(|p| p.name() == kind.name);
+            load(path, *p.expect("a kind of one of the patterns"))
         },
         |missing| {
             let todo: Vec<Pattern> = missing.iter().map(|&i| patterns[i]).collect();
@@ -555,10 +578,10 @@ mod tests {
         assert_eq!(
             resolve_names(&["korf6, corners", "edges7a"]).unwrap(),
             vec![
-                Pattern::Corners,
-                Pattern::Edges6A,
-                Pattern::Edges6B,
-                Pattern::Edges7A
+                Pattern::CORNERS,
+                Pattern::EDGES6A,
+                Pattern::EDGES6B,
+                Pattern::EDGES7A
             ]
         );
         let e = resolve_names(&["korf", "korf7"]).unwrap_err().to_string();

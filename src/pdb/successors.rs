@@ -75,7 +75,7 @@ impl CornerSuccessors {
     /// If `corners` is not a finished corner table: a child whose value differs from its
     /// parent's by more than one, or an entry still unknown.
     pub fn derive(corners: &NibbleTable, progress: &Progress) -> std::io::Result<Self> {
-        assert_eq!(corners.entries(), Pattern::Corners.entries());
+        assert_eq!(corners.entries(), Pattern::CORNERS.entries());
         let mt = MoveTables::get();
         // The twist move table by move, so that the inner loop walks it in order.
         let twist_by_move: Vec<Vec<u16>> = (0..N_MOVES)
@@ -148,7 +148,7 @@ mod tests {
         static S: std::sync::OnceLock<CornerSuccessors> = std::sync::OnceLock::new();
         S.get_or_init(|| {
             let p = Progress::new(ProgressMode::Hidden, "successors", N_PERM8 as u64, "");
-            CornerSuccessors::derive(korf6_table(Pattern::Corners), &p).unwrap()
+            CornerSuccessors::derive(korf6_table(Pattern::CORNERS), &p).unwrap()
         })
     }
 
@@ -157,7 +157,7 @@ mod tests {
     /// a digit 0 would underflow if it were wrong).
     #[test]
     fn children_values_are_the_corner_table_values() {
-        let table = korf6_table(Pattern::Corners);
+        let table = korf6_table(Pattern::CORNERS);
         let s = derived();
         let mut rng = Rng::new(5);
         let near: Vec<Cube> = Move::all().map(|m| Cube::SOLVED.apply(m)).collect();
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "not a finished corner table")]
     fn a_damaged_corner_table_is_refused() {
-        let table = korf6_table(Pattern::Corners);
+        let table = korf6_table(Pattern::CORNERS);
         let mut bytes = table.bytes().to_vec();
         bytes[0] = bytes[0] & 0xf0 | 9; // solved becomes 9; its children stay at 1
         let bad = NibbleTable::from_bytes(bytes, table.entries());

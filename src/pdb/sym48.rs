@@ -25,6 +25,7 @@
 //!   taking a position to the representative the index used.
 
 use super::batch::{BATCH, Batch, Members};
+use super::family::{Builder, Family, Index, Store, Turned};
 use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
@@ -39,6 +40,19 @@ use std::sync::OnceLock;
 
 /// Entries of the table: corner coset classes × slice separations.
 pub const ENTRIES: u64 = N_CORNER_COSET_CLASSES as u64 * N_SLICE_SEP as u64;
+
+/// The `sym48e0` table's family.
+pub(crate) const SYM48E0: Family = Family {
+    name: "sym48e0",
+    pieces: "corner tetrads and twists, the slice of every edge (48 symmetries)",
+    entries: ENTRIES,
+    version: 1,
+    index: Index::Coset { k: 0 },
+    self_dual: false,
+    turned: Turned::Never,
+    store: Store::Lines { base: None },
+    builder: Builder::Layout(|t| t.run(&Sym48Layout::new())),
+};
 
 /// The index tables of the coset table: what the search reads. (The builder's move and
 /// conjugation tables are in [`Sym48Layout`], so that a solving process does not hold them:
@@ -383,7 +397,7 @@ mod table_tests {
 
     #[test]
     fn one_and_two_threads_build_the_same_table() {
-        let one = build(Pattern::Sym48E0, Method::Bfs, 1);
+        let one = build(Pattern::SYM48E0, Method::Bfs, 1);
         assert_eq!(one.entries(), ENTRIES);
         assert_eq!(ENTRIES, 117_567_450);
         assert!(one.bytes() == sym48e0_table().bytes());
@@ -395,7 +409,7 @@ mod table_tests {
     fn the_lines_form_reads_lower_bounds() {
         use crate::pdb::{Format, NibbleTable, histogram_mean};
         let t = sym48e0_table();
-        let format = Pattern::Sym48E0.file_format(&t.histogram());
+        let format = Pattern::SYM48E0.file_format(&t.histogram());
         assert_eq!(format, Format::Lines { base: 7 });
         let Format::Lines { base } = format else {
             unreachable!()

@@ -25,6 +25,7 @@
 //! reduction is a pure function of the BFS table), so 1 and 2 threads give the same bytes.
 
 use super::bfs::bfs;
+use super::family::{Builder, Family, Index, Store, Turned};
 use super::sym48::CosetLayout;
 use super::table::{NibbleTable, bytes_for};
 use crate::coord::coset::{
@@ -48,6 +49,24 @@ pub const BUILD_BYTES: u64 = bytes_for(UD_ENTRIES) as u64 + bytes_for(ENTRIES) a
 /// The builder's index space: corner coset classes under the 16 UD symmetries, times the `e4`
 /// edge part of the position conjugated onto the class representative.
 pub type UdLayout = CosetLayout<u32, { N_SEP_FLIP as u32 }>;
+
+/// The `sym48e4` table's family: built over [`UdLayout`] and read off, so not over its own
+/// index (and without an IDDFS build).
+pub(crate) const SYM48E4: Family = Family {
+    name: "sym48e4",
+    pieces: "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)",
+    entries: ENTRIES,
+    version: 1,
+    index: Index::Coset { k: 4 },
+    self_dual: false,
+    turned: Turned::Never,
+    store: Store::Lines { base: None },
+    builder: Builder::Own {
+        build,
+        entries: UD_ENTRIES,
+        bytes: BUILD_BYTES,
+    },
+};
 
 impl UdLayout {
     pub fn new() -> UdLayout {
@@ -168,7 +187,7 @@ mod tests {
     #[test]
     fn entry_counts() {
         assert_eq!(ENTRIES, 117_567_450 << 4);
-        assert_eq!(crate::pdb::Pattern::Sym48E4.entries(), ENTRIES);
+        assert_eq!(crate::pdb::Pattern::SYM48E4.entries(), ENTRIES);
         assert_eq!(UD_ENTRIES, 9_996 * 554_400);
         assert_eq!(
             UdLayout::new().blocks() * UdLayout::INNER as u64,

@@ -51,6 +51,7 @@
 //! has the same checksum as when it was packed from nibbles, in 3.3 GB instead of 5.5, and `e8`
 //! builds in 8.9 GB (`results/build-sym48.md`).
 
+use super::family::{Builder, Family, Index, Store, Turned};
 use super::table::{Format, NibbleTable};
 use crate::coord::coset::{
     N_CORNER_COSET_CLASSES, N_SEP_EO, N_SLICE_SEP, corner_coset_cube, n_sep_flip_k, sep_eo_bytes,
@@ -83,6 +84,47 @@ pub const CAP: u8 = EXACT_DEPTH + 1;
 pub const fn build_bytes(k: u8) -> u64 {
     Format::Lines { base: CAP - 3 }.payload_bytes(entries(k)) + (4 << 30)
 }
+
+/// The family of table `sym48eK`: its values stop at the cap, which must read exactly, so
+/// its lines start at the three values below it.
+const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family {
+    Family {
+        name,
+        pieces,
+        entries: entries(K),
+        version: 1,
+        index: Index::Coset { k: K },
+        self_dual: false,
+        turned: Turned::Never,
+        store: Store::Lines {
+            base: Some(CAP - 3),
+        },
+        builder: Builder::Own {
+            build: build::<K>,
+            entries: entries(K),
+            bytes: build_bytes(K),
+        },
+    }
+}
+
+/// `sym48e6`: the first two M pieces' flips.
+pub(crate) const SYM48E6: Family = family::<6>(
+    "sym48e6",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first two M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+);
+/// `sym48e7`: the first three M pieces' flips.
+pub(crate) const SYM48E7: Family = family::<7>(
+    "sym48e7",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first three M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+);
+/// `sym48e8`: all four M pieces' flips.
+pub(crate) const SYM48E8: Family = family::<8>(
+    "sym48e8",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first four M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+);
 
 /// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every
 /// symmetry `S` that takes `p`'s corner coset onto the class representative's (one, or the
@@ -410,9 +452,9 @@ mod tests {
         check::<7>(&mut rng);
         check::<8>(&mut rng);
         use crate::pdb::Pattern;
-        assert_eq!(Pattern::Sym48E6.entries(), entries(6));
-        assert_eq!(Pattern::Sym48E7.entries(), entries(7));
-        assert_eq!(Pattern::Sym48E8.entries(), entries(8));
+        assert_eq!(Pattern::SYM48E6.entries(), entries(6));
+        assert_eq!(Pattern::SYM48E7.entries(), entries(7));
+        assert_eq!(Pattern::SYM48E8.entries(), entries(8));
     }
 
     /// The canonical key is the same for a position, its conjugates and its coset's cube, and

@@ -23,6 +23,7 @@
 //! tables".)
 
 use crate::cube::Cube;
+use crate::pdb::family::Turned;
 use crate::pdb::successors::CornerSuccessors;
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::{Progress, ProgressMode};
@@ -97,15 +98,7 @@ impl Heuristic {
             .collect();
         for (p, _) in &tables {
             // Build the coordinate tables now, not during the first search.
-            match p {
-                p if p.coset_holds_half_turns() => {
-                    crate::pdb::sym48::Sym48Space::get();
-                }
-                Pattern::Phase1 | Pattern::Phase1Sorted => {
-                    crate::pdb::phase1::Phase1Space::get(*p == Pattern::Phase1Sorted);
-                }
-                _ => {}
-            }
+            p.prepare();
         }
         let mut h = Heuristic {
             tables,
@@ -133,18 +126,10 @@ impl Heuristic {
                 fallback,
                 max,
             });
-            let turned = match pat {
-                Pattern::Edges7A | Pattern::Edges7B | Pattern::Edges6A | Pattern::Edges6B => on,
-                Pattern::Phase1 | Pattern::Phase1Sorted => true,
-                // Unchanged by every symmetry; the coset tables' index conjugates the position
-                // onto its corner class's representative anyway.
-                Pattern::Corners
-                | Pattern::EdgePerm
-                | Pattern::Sym48E0
-                | Pattern::Sym48E4
-                | Pattern::Sym48E6
-                | Pattern::Sym48E7
-                | Pattern::Sym48E8 => false,
+            let turned = match pat.turned() {
+                Turned::Always => true,
+                Turned::OnRequest => on,
+                Turned::Never => false,
             };
             if turned {
                 for t in turns {
@@ -166,7 +151,7 @@ impl Heuristic {
         // A fallback corner lookup ranks its children's cubes (it reads few of them): the
         // successor table would be memory for nothing.
         let Some((_, corners)) = (self.lookups.iter())
-            .find(|l| !l.fallback && self.tables[l.table].0 == Pattern::Corners)
+            .find(|l| !l.fallback && self.tables[l.table].0 == Pattern::CORNERS)
             .map(|l| &self.tables[l.table])
         else {
             return Ok(());

@@ -49,14 +49,14 @@ fn heuristic_is_admissible_up_to_depth_5() {
 fn phase1_heuristic_is_admissible_up_to_depth_5() {
     let h = phase1();
     assert!(h.reads_position() && h.lookups().len() == 4);
-    let corners = crate::testing::korf6_table(crate::pdb::Pattern::Corners);
+    let corners = crate::testing::korf6_table(crate::pdb::Pattern::CORNERS);
     let mut raised = 0;
     for (c, d) in ball5().iter() {
         let q = c.inverse();
         let v = h.value(c, &q, false);
         assert!(v <= d, "{c:?} at {d}");
         assert!(h.value(c, &q, true) <= d, "{c:?} at {d} (dual)");
-        raised += usize::from(v > corners.get(crate::pdb::Pattern::Corners.index(c)));
+        raised += usize::from(v > corners.get(crate::pdb::Pattern::CORNERS.index(c)));
     }
     assert!(raised > 10_000, "phase1 raised only {raised} values");
 }
@@ -446,7 +446,7 @@ fn both_compiled_search_loops_agree() {
 fn corner_coordinates_read_the_same_entries() {
     use crate::coord::{self, MoveTables, N_MOVES};
     use crate::testing::korf6_table;
-    let table = korf6_table(Pattern::Corners);
+    let table = korf6_table(Pattern::CORNERS);
     let mt = MoveTables::get();
     let mut rng = Rng::new(31);
     for _ in 0..3000 {
@@ -454,15 +454,15 @@ fn corner_coordinates_read_the_same_entries() {
         let q = p.inverse();
         let (cp, tw) = (coord::corners(&p.cp()), coord::twist(&p.co()));
         let by_coordinates = cp as u64 * 2187 + tw as u64;
-        assert_eq!(by_coordinates, Pattern::Corners.index_of_inverse(&p));
+        assert_eq!(by_coordinates, Pattern::CORNERS.index_of_inverse(&p));
         assert_eq!(
             table.get(by_coordinates),
-            table.get(Pattern::Corners.index(&p))
+            table.get(Pattern::CORNERS.index(&p))
         );
-        assert!(Pattern::Corners.is_self_dual());
+        assert!(Pattern::CORNERS.is_self_dual());
         assert_eq!(
-            table.get(Pattern::Corners.index_of_inverse(&q)),
-            table.get(Pattern::Corners.index_of_inverse(&p))
+            table.get(Pattern::CORNERS.index_of_inverse(&q)),
+            table.get(Pattern::CORNERS.index_of_inverse(&p))
         );
         // The move tables follow the position: coordinates of p·m.
         for m in Move::all() {
@@ -580,7 +580,7 @@ fn fallbacks_are_admissible_up_to_depth_6() {
     let h = crate::testing::sym48e0_fallbacks();
     assert_eq!(
         h.tables()[0].0,
-        Pattern::Sym48E0,
+        Pattern::SYM48E0,
         "the coset table is read first"
     );
     assert!(h.lookups()[1..].iter().all(|l| l.fallback));

@@ -748,7 +748,7 @@ pub(super) fn has_x86_64_v3() -> bool {
 /// rather than by ranking a cube?
 #[inline(always)]
 pub(super) fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
-    *pat == Pattern::Corners && l.conj.is_none() && !l.fallback
+    *pat == Pattern::CORNERS && l.conj.is_none() && !l.fallback
 }
 
 /// The cubes lookup `l` indexes for the children in bit set `alive`: `cubes` itself, or the

@@ -163,7 +163,7 @@ mod tests {
         for c in &d.counts {
             assert_eq!(c.iter().sum::<u64>(), 40_000);
         }
-        for p in [Pattern::Corners, Pattern::Edges6A, Pattern::Edges6B] {
+        for p in [Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B] {
             let i = d.names.iter().position(|n| n == p.name()).unwrap();
             let exact = histogram_mean(&korf6_table(p).histogram());
             assert!(

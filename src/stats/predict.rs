@@ -138,7 +138,7 @@ mod tests {
     /// same thing as the search.
     #[test]
     fn zero_heuristic_prediction_equals_ida_count() {
-        let p = Pattern::Edges6A;
+        let p = Pattern::EDGES6A;
         let zero = NibbleTable::from_bytes(vec![0; bytes_for(p.entries())], p.entries());
         let h = Heuristic::new(vec![(p, zero)]);
         let far = Cube::from_moves(&parse_moves(crate::cube::SUPERFLIP).unwrap());

@@ -359,7 +359,7 @@ mod tests {
     fn phase1_pattern_database_matches_phase1_distances() {
         use crate::pdb::{Method, Pattern};
         let tp = solver();
-        let table = crate::testing::build(Pattern::Phase1, Method::Bfs, 2);
+        let table = crate::testing::build(Pattern::PHASE1, Method::Bfs, 2);
         let mut rng = crate::cube::Rng::new(4);
         let mut seen = [false; 13];
         for k in 0..3000 {
@@ -378,7 +378,7 @@ mod tests {
                 crate::coord::twist(&c.co()) as usize,
                 crate::coord::slice_sorted(&c.ep()) as usize,
             );
-            assert_eq!(table.get(Pattern::Phase1.index(&c)), want, "{c:?}");
+            assert_eq!(table.get(Pattern::PHASE1.index(&c)), want, "{c:?}");
             seen[want as usize] = true;
         }
         assert!(seen[..=10].iter().all(|&s| s), "{seen:?}");

@@ -1,0 +1,148 @@
+//! Table families as data: a [`Family`] declares one table once (its name, size, index,
+//! file storage and builder), and a [`Pattern`] is a handle on one. The registry of the
+//! program's families is [`Pattern::ALL`] ([`super::pattern`], which holds `Pattern`'s
+//! methods); the families themselves are declared beside their coordinates (`pattern` for the
+//! piece patterns, `phase1`, `sym48`, `sym48e4`, `sym48ek`).
+//!
+//! This module depends on no other family's module, so that they all can use it without a
+//! circle.
+
+use super::table::NibbleTable;
+use crate::cube::Cube;
+use crate::progress::Progress;
+
+/// Everything the program knows of one table, declared once: its name and size, how a
+/// position maps to an entry, how the file stores it, how it is built and how the search reads
+/// it. Every other part (the help, `pdb info`, the file header, the chooser, the search) reads
+/// these fields; a family outside [`Pattern::ALL`] works the same (the toy family in
+/// `pdb::toy`'s tests is built, saved, loaded and searched with).
+pub struct Family {
+    /// Short name: the table file's stem, and the `--set` name of the table alone.
+    pub name: &'static str,
+    /// The tracked pieces, for the file header and `pdb info`.
+    pub pieces: &'static str,
+    /// Number of table entries.
+    pub entries: u64,
+    /// Version of the index formula, part of the file header: changing the index must bump
+    /// it, so that old files are refused as stale.
+    pub version: u32,
+    /// How a cube maps to an entry, and an entry back to a cube.
+    pub index: Index,
+    /// Does the table give a position and its inverse the same value? True for the patterns
+    /// that track every piece of a kind (all corners; all edge positions): there the abstract
+    /// state is a group element, the inverse position's state is its inverse, and a group
+    /// element and its inverse are equally far from the identity. A dual lookup of such a
+    /// table adds nothing, and the search skips it.
+    pub self_dual: bool,
+    /// Whether the search also looks the table up on the position turned by 120° and 240°
+    /// about the URF–DBL diagonal ([`crate::search::Heuristic::set_symmetric`]).
+    pub turned: Turned,
+    /// How the table file stores the values.
+    pub store: Store,
+    /// How the table is built.
+    pub builder: Builder,
+}
+
+/// How a [`Family`] maps a cube to its entry.
+#[derive(Clone, Copy)]
+pub enum Index {
+    /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see the module doc), and
+    /// a partial inverse cube with a given index (untracked slots arbitrary).
+    OfInverse {
+        index: fn(&Cube) -> u64,
+        unrank: fn(u64) -> Cube,
+    },
+    /// Kociemba's phase-1 coordinates of the position, reduced by the 16 UD symmetries
+    /// ([`super::phase1`]); `sorted`: with the order of the slice edges.
+    Phase1 { sorted: bool },
+    /// The 48-symmetry coset coordinate of the position with `k` edge flips
+    /// ([`super::sym48`]): `sym48eK`. Its subgroup holds every half turn.
+    Coset { k: u8 },
+}
+
+/// Diagonal-turn lookups of a [`Family`] (see [`Family::turned`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Turned {
+    /// Never: the table reads every turn alike (all corners, all edge positions), or its
+    /// index conjugates the position onto a class representative anyway (the coset tables).
+    Never,
+    /// With `--symmetric` (the partial edge tables).
+    OnRequest,
+    /// Always (the phase-1 tables: that covers their three slice axes).
+    Always,
+}
+
+/// How a table file stores a [`Family`]'s values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Store {
+    /// A nibble an entry, the exact values.
+    Nibbles,
+    /// 2-bit lines ([`super::Format::Lines`]) from `base` on, or from the base the exact
+    /// histogram gives ([`super::Format::line_base`]) when `None`. The coset tables: the search
+    /// reads them for every child and its inverse, and half the memory is worth the few entries
+    /// read below their value.
+    Lines { base: Option<u8> },
+}
+
+/// How a [`Family`]'s table is built: breadth-first, and by IDDFS too over a layout.
+#[derive(Clone, Copy)]
+pub enum Builder {
+    /// Over the blocks of the family's own index ([`super::layout::Layout`]): the function
+    /// runs the task with the layout (`|t| t.run(&layout)`).
+    Layout(fn(LayoutTask<'_>) -> Option<NibbleTable>),
+    /// By the family's own builder, whose progress counts `entries` and which holds `bytes`
+    /// at its peak (checked against the free memory first).
+    Own {
+        build: fn(&Progress) -> NibbleTable,
+        entries: u64,
+        bytes: u64,
+    },
+}
+
+/// One of the pattern databases optcube can build: a handle on its [`Family`].
+#[derive(Clone, Copy)]
+pub struct Pattern(pub &'static Family);
+
+/// What a family built over its own index ([`Builder::Layout`]) does with its layout: the
+/// family's function hands the layout to `LayoutTask::run` (in `pdb::generate`), which is
+/// generic over it.
+pub enum LayoutTask<'a> {
+    /// Build the table breadth-first.
+    Bfs {
+        pattern: Pattern,
+        progress: &'a Progress,
+    },
+    /// Check the layout's block images against [`Pattern::neighbours`] on `samples` random
+    /// entries.
+    #[cfg(test)]
+    Check { pattern: Pattern, samples: usize },
+}
+
+/// Patterns are equal when their families are: the same name (the registry test keeps names
+/// unique).
+impl PartialEq for Pattern {
+    #[inline(always)]
+    fn eq(&self, other: &Pattern) -> bool {
+        std::ptr::eq(self.0, other.0) || self.0.name == other.0.name
+    }
+}
+
+impl Eq for Pattern {}
+
+impl std::hash::Hash for Pattern {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Display for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
