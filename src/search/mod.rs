@@ -12,7 +12,7 @@ mod worker;
 
 pub use heuristic::Heuristic;
 pub use ida::{IterationEvent, solve, solve_observed, symmetry_classes};
-pub use options::{ALL_SOLUTIONS, Iteration, SearchOptions, SearchResult};
+pub use options::{ALL_SOLUTIONS, Iteration, Optimizations, SearchOptions, SearchResult};
 
 #[cfg(test)]
 mod tests;

@@ -214,7 +214,7 @@ pub(super) struct Expansion {
     /// The next lookup, and whether its entries are prefetched (else none is left).
     pub(super) lookup: usize,
     pub(super) pending: bool,
-    /// The current lookup is a split dual one ([`super::SearchOptions::split_dual`]) whose
+    /// The current lookup is a split dual one ([`super::Optimizations::split_dual`]) whose
     /// position entries were read: its inverse entries come next.
     pub(super) second_half: bool,
 }

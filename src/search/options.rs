@@ -18,12 +18,6 @@ pub struct SearchOptions {
     pub dual: bool,
     /// Depth-first searches interleaved on each thread (1 = one at a time); see the module docs.
     pub lanes: usize,
-    /// Skip the lookups that cannot prune any child (see the module docs). It changes only
-    /// the move order of the last iteration; off, to measure what it saves.
-    pub skip_lookups: bool,
-    /// Run the search loop compiled for the baseline CPU even where the x86-64-v3 one could
-    /// run (see the private `Worker::run`); to compare and test the two.
-    pub baseline_cpu: bool,
     /// Read the corner values of a node's children from the heuristic's corner successor
     /// table when it has one ([`crate::search::Heuristic::derive_corner_successors`]): one memory read per
     /// node instead of one per child. Same values, same pruning; off, to measure it.
@@ -44,23 +38,6 @@ pub struct SearchOptions {
     /// the last iteration tends to meet a solution sooner (see the `ida` module docs). Same
     /// lengths; off, to measure it.
     pub node_order: bool,
-    /// Read a dual lookup in two memory rounds: the position's entries for every child, then
-    /// the inverse's only for the children the first did not prune (see the `worker` module
-    /// docs). Same values for the survivors, same lengths; off, to measure what it saves.
-    pub split_dual: bool,
-    /// When the first lookup is a coset table of a subgroup that holds every half turn, read
-    /// on the position and its inverse: drop a node's half-turn children before any of their
-    /// entries is fetched when the node's own inverse value already exceeds their budget (a
-    /// half turn leaves the inverse's entry unchanged; see the `worker` module docs). The
-    /// entries they would read are the ones that prune them, so the same nodes are generated;
-    /// off, to measure what it saves.
-    pub half_turn_cuts: bool,
-    /// In a split dual lookup of a coset table of a subgroup that holds every half turn, read
-    /// the inverse's entries in the first round and the position's in the second: the
-    /// inverse's entries of a node's children are about one cache line per face (a half turn
-    /// keeps the node's own, and `m`, `m⁻¹` share one), the position's one a child (see the
-    /// `worker` module docs). Same values for the survivors, same nodes; off, to measure it.
-    pub inverse_first: bool,
     /// Read a coset table's fallback lookups (see the `heuristic` module docs) for a child
     /// only when its coset value is at least this much below the children's budget: a
     /// child with little slack has a small subtree that the coset table prunes anyway.
@@ -74,6 +51,59 @@ pub struct SearchOptions {
     /// reductions that keep one solution of several ([`SearchOptions::symmetric_units`],
     /// [`SearchOptions::switch_sides`]) are not used.
     pub solutions: usize,
+    /// The optimizations the tests turn off one by one ([`Optimizations`]); outside the
+    /// tests they are all on, as constants.
+    #[cfg(test)]
+    pub(crate) optimizations: Optimizations,
+}
+
+/// Optimizations of the search loop that change no result, each kept switchable only so that
+/// the tests can compare it with its absence (complete iterations generate the same nodes, or
+/// the same values for the survivors). Outside the tests [`SearchOptions::optimizations`] is
+/// [`Optimizations::ALL`], a constant: no option reaches them. What each saves was measured
+/// with the switch and is in `results/worker-choices.md`.
+#[derive(Clone, Copy, Debug)]
+pub struct Optimizations {
+    /// Skip the lookups that cannot prune any child (see the `worker` module docs). It
+    /// changes only the move order of the last iteration.
+    pub skip_lookups: bool,
+    /// Read a dual lookup in two memory rounds: one side's entries for every child, then the
+    /// other's only for the children the first did not prune (see the `worker` module docs).
+    pub split_dual: bool,
+    /// When the first lookup is a coset table of a subgroup that holds every half turn, read
+    /// on the position and its inverse: drop a node's half-turn children before any of their
+    /// entries is fetched when the node's own inverse value already exceeds their budget (a
+    /// half turn leaves the inverse's entry unchanged).
+    pub half_turn_cuts: bool,
+    /// In a split dual lookup of such a coset table, read the inverse's entries in the first
+    /// round and the position's in the second: the inverse's entries of a node's children are
+    /// about one cache line per face, the position's one a child.
+    pub inverse_first: bool,
+    /// Run the search loop compiled for x86-64-v3 where the CPU has it (off: the baseline
+    /// loop; see the private `Worker::run`).
+    pub x86_64_v3: bool,
+}
+
+impl Optimizations {
+    /// Every optimization on: what the search runs with outside the tests.
+    pub const ALL: Optimizations = Optimizations {
+        skip_lookups: true,
+        split_dual: true,
+        half_turn_cuts: true,
+        inverse_first: true,
+        x86_64_v3: true,
+    };
+}
+
+impl SearchOptions {
+    /// The optimizations this search runs with: [`Optimizations::ALL`] outside the tests.
+    #[inline(always)]
+    pub fn optimizations(&self) -> Optimizations {
+        #[cfg(test)]
+        return self.optimizations;
+        #[cfg(not(test))]
+        Optimizations::ALL
+    }
 }
 
 /// [`SearchOptions::solutions`]: every optimal solution.
@@ -87,18 +117,15 @@ impl Default for SearchOptions {
             split_depth: 4,
             dual: false,
             lanes: 4,
-            skip_lookups: true,
-            baseline_cpu: false,
             corner_successors: true,
             switch_sides: false,
             symmetric_units: true,
             node_order: true,
-            split_dual: true,
-            half_turn_cuts: true,
-            inverse_first: true,
             fallback_slack: 0,
             fallback_dual: true,
             solutions: 1,
+            #[cfg(test)]
+            optimizations: Optimizations::ALL,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Search tests against brute-force distances, with the `korf6` tables built in-process.
 
 use super::brute::Ball;
+use super::options::Optimizations;
 use super::{Heuristic, SearchOptions, solve};
 use crate::cube::{Cube, Move, Rng, parse_moves};
 use crate::pdb::Pattern;
@@ -323,7 +324,10 @@ fn skipped_lookups_prune_nothing() {
                 &format!("{scramble} dual {dual}"),
                 |skip_lookups| SearchOptions {
                     dual,
-                    skip_lookups,
+                    optimizations: Optimizations {
+                        skip_lookups,
+                        ..Optimizations::ALL
+                    },
                     ..SearchOptions::default()
                 },
             );
@@ -346,7 +350,10 @@ fn split_dual_lookups_prune_the_same_nodes() {
         let c = Cube::from_moves(&parse_moves(scramble).unwrap());
         assert_same_trees(heuristic, &c, scramble, |split_dual| SearchOptions {
             dual: true,
-            split_dual,
+            optimizations: Optimizations {
+                split_dual,
+                ..Optimizations::ALL
+            },
             ..SearchOptions::default()
         });
     }
@@ -373,8 +380,11 @@ fn assert_same_coset_trees(other: &str, opts: impl Fn(bool, bool) -> SearchOptio
 fn half_turn_cuts_prune_the_same_nodes() {
     assert_same_coset_trees("split", |split_dual, half_turn_cuts| SearchOptions {
         dual: true,
-        split_dual,
-        half_turn_cuts,
+        optimizations: Optimizations {
+            split_dual,
+            half_turn_cuts,
+            ..Optimizations::ALL
+        },
         ..SearchOptions::default()
     });
 }
@@ -388,8 +398,11 @@ fn inverse_first_prunes_the_same_nodes() {
     assert_same_coset_trees("half-turn cuts", |half_turn_cuts, inverse_first| {
         SearchOptions {
             dual: true,
-            half_turn_cuts,
-            inverse_first,
+            optimizations: Optimizations {
+                half_turn_cuts,
+                inverse_first,
+                ..Optimizations::ALL
+            },
             ..SearchOptions::default()
         }
     });
@@ -425,11 +438,14 @@ fn both_compiled_search_loops_agree() {
     for scramble in ["R U2 F' L D B' R2 U F' D2", "B2 R' B R' B U R2 B R F B2"] {
         let c = Cube::from_moves(&parse_moves(scramble).unwrap());
         for (dual, lanes) in [(false, 4), (true, 1)] {
-            let run = |baseline_cpu| {
+            let run = |x86_64_v3| {
                 let opts = SearchOptions {
                     dual,
                     lanes,
-                    baseline_cpu,
+                    optimizations: Optimizations {
+                        x86_64_v3,
+                        ..Optimizations::ALL
+                    },
                     ..SearchOptions::default()
                 };
                 solve_checked(h(), &c, &opts)

@@ -5,12 +5,12 @@
 //! generates unchanged (it changes only which entries are fetched, or the order); the
 //! measurements that decided them are in `results/worker-choices.md`.
 //!
-//! **Dual lookups in two rounds** ([`SearchOptions::split_dual`]). A lookup read on the
+//! **Dual lookups in two rounds** ([`super::Optimizations::split_dual`]). A lookup read on the
 //! position and on its inverse first fetches one side's entries of all living children; the
 //! other side's entries are fetched, in a second memory round, only for the children the
 //! first did not prune. Every survivor gets the same value as when both are read at once.
 //!
-//! **Inverse first** ([`SearchOptions::inverse_first`]) for a coset table of a subgroup that
+//! **Inverse first** ([`super::Optimizations::inverse_first`]) for a coset table of a subgroup that
 //! holds every half turn: the first round reads the inverse's entries, the second the
 //! position's. The inverse's entries of a node's children fill about one cache line per face:
 //! a half turn's child reads the node's own inverse entry, and the children by `m` and `m⁻¹`
@@ -28,7 +28,7 @@
 //! depends on the node and its path's sides alone, so no node is reached twice by making its
 //! two sides' moves in another order. It saves no nodes here, hence off.
 //!
-//! **Half-turn cuts** ([`SearchOptions::half_turn_cuts`]). When the first lookup is a coset
+//! **Half-turn cuts** ([`super::Optimizations::half_turn_cuts`]). When the first lookup is a coset
 //! table of a subgroup that holds every half turn (`sym48e0`, `sym48e4`; `sym48e6`, whose
 //! index is a function of the all-edges coset, which holds them too), read on the position
 //! and its inverse, a half turn `m` leaves the inverse's entry as it is: `(P · m)⁻¹ = m · P⁻¹`
@@ -157,17 +157,17 @@ pub(super) struct Worker<'a> {
     lanes: usize,
     /// Extend each node on the side that reads the larger value (module docs).
     switch_sides: bool,
-    /// Run the baseline-CPU search loop ([`SearchOptions::baseline_cpu`]).
+    /// Run the baseline-CPU search loop ([`super::Optimizations::x86_64_v3`]).
     baseline_cpu: bool,
-    /// Read dual lookups in two rounds ([`SearchOptions::split_dual`]; never with side
+    /// Read dual lookups in two rounds ([`super::Optimizations::split_dual`]; never with side
     /// switching, which needs both values of every child).
     split_dual: bool,
     /// Cut the half-turn children by the node's own inverse value
-    /// ([`SearchOptions::half_turn_cuts`]): only when the first lookup is a coset table of a
+    /// ([`super::Optimizations::half_turn_cuts`]): only when the first lookup is a coset table of a
     /// subgroup that holds the half turns, read both ways, and sides are not switched.
     half_turn_cuts: bool,
     /// Read a split coset lookup's inverse entries in the first round
-    /// ([`SearchOptions::inverse_first`]).
+    /// ([`super::Optimizations::inverse_first`]).
     inverse_first: bool,
     /// The corner successor table and the index of the corner lookup it answers, when the
     /// search reads it ([`SearchOptions::corner_successors`]). That lookup is never skipped,
@@ -185,6 +185,7 @@ pub(super) struct Worker<'a> {
 impl<'a> Worker<'a> {
     pub(super) fn new(h: &'a Heuristic, opts: &SearchOptions, bound: u8) -> Worker<'a> {
         let dual = opts.dual;
+        let optimized = opts.optimizations();
         let successors = h
             .corner_successors()
             .filter(|_| opts.corner_successors)
@@ -203,7 +204,7 @@ impl<'a> Worker<'a> {
             .take(TRACKED)
             .enumerate()
             .filter(|&(i, l)| {
-                opts.skip_lookups
+                optimized.skip_lookups
                     && !l.fallback
                     && (!dual || h.table(l).0.is_self_dual())
                     && successors.is_none_or(|(_, corner)| i != corner)
@@ -231,10 +232,10 @@ impl<'a> Worker<'a> {
             skippable,
             lanes: opts.lanes.max(1),
             switch_sides,
-            baseline_cpu: opts.baseline_cpu,
-            split_dual: opts.split_dual && !switch_sides,
-            inverse_first: opts.inverse_first,
-            half_turn_cuts: opts.half_turn_cuts
+            baseline_cpu: !optimized.x86_64_v3,
+            split_dual: optimized.split_dual && !switch_sides,
+            inverse_first: optimized.inverse_first,
+            half_turn_cuts: optimized.half_turn_cuts
                 && dual
                 && !switch_sides
                 && h.lookups()
