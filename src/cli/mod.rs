@@ -207,14 +207,12 @@ impl TableDir {
 /// and its thread count: flattened into `solve`, `stats lengths` and `stats heuristic`.
 #[derive(clap::Args)]
 pub struct TableArgs {
-    /// Table set: korf, korf6, huge (phase1sorted + corners: 2.3 GB, random positions), sym48
-    /// (the 48-symmetry coset table: 30 MB, random positions), sym48e4 (the same with the
-    /// E-slice edges' flips: 478 MB), sym48e6 (and two M edges' flips: 1.9 GB), sym48e7 (three
-    /// M edges: 3.8 GB, built with 6 GB), sym48e8 (all four: 7.5 GB, built with 9 GB), each
-    /// coset set with its fallbacks (corners, edges6a, edges6b: 86 MB), or table names separated by
-    /// commas [default: the fastest set whose tables are in the table directory; with none
-    /// there, the fastest whose build fits in the memory available (`optcube pdb choose`)]
-    #[arg(long)]
+    // The list is generated from the registries: `optcube::pdb::set::describe_sets`.
+    #[arg(long, help = format!(
+        "Table set: {} [default: the fastest set whose tables are in the table directory; with \
+         none there, the fastest whose build fits in the memory available (`optcube pdb choose`)]",
+        optcube::pdb::set::describe_sets()
+    ))]
     pub set: Option<String>,
     #[command(flatten)]
     pub place: TableDir,

@@ -11,11 +11,12 @@ pub enum PdbCmd {
     /// Build the tables of a set that are missing or invalid (valid files are kept; a replaced
     /// file is said), and replace any invalid two-phase or Thistlethwaite table file there.
     Build {
-        /// Set or table names: korf, korf6, huge, sym48, sym48e4, sym48e6, sym48e7, sym48e8,
-        /// corners, edges7a, edges7b, edgeperm, edges6a, edges6b, phase1, phase1sorted, sym48e0
-        /// [default: the set
-        /// `solve` would use: the fastest present, else the fastest whose build fits in memory]
-        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        // The list is generated from the registries: `optcube::pdb::set::set_names`.
+        #[arg(long, value_delimiter = ',', num_args = 1.., help = format!(
+            "Set or table names: {} [default: the set `solve` would use: the fastest present, \
+             else the fastest whose build fits in memory]",
+            set::set_names()
+        ))]
         set: Vec<String>,
         #[command(flatten)]
         common: TableDir,

@@ -20,6 +20,8 @@ pub fn default_dir() -> PathBuf {
 #[derive(Clone, Copy, Debug)]
 pub struct SetSpec {
     pub name: &'static str,
+    /// What the set holds, for `solve --help` ([`describe_sets`]).
+    pub help: &'static str,
     /// Its tables in lookup order; a coset set: its coset table, then the [`FALLBACKS`].
     pub tables: &'static [Pattern],
     /// Rank when `solve` picks among the sets present, fastest first (`None`: only when
@@ -44,12 +46,14 @@ pub const FALLBACKS: [Pattern; 3] = [Pattern::CORNERS, Pattern::EDGES6A, Pattern
 /// A coset set: its coset table and the [`FALLBACKS`].
 const fn coset_set(
     name: &'static str,
+    help: &'static str,
     tables: &'static [Pattern; 4],
     solve_rank: u8,
     first_build_secs: Option<u64>,
 ) -> SetSpec {
     SetSpec {
         name,
+        help,
         tables,
         solve_rank: Some(solve_rank),
         first_build_secs,
@@ -64,6 +68,7 @@ const fn coset_set(
 pub const SETS: [SetSpec; 8] = [
     SetSpec {
         name: "korf",
+        help: "corners, two 7-edge tables, edge permutation: 0.8 GB",
         tables: &[
             Pattern::CORNERS,
             Pattern::EDGES7A,
@@ -75,18 +80,21 @@ pub const SETS: [SetSpec; 8] = [
     },
     SetSpec {
         name: "korf6",
+        help: "corners and two 6-edge tables: 86 MB",
         tables: &[Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B],
         solve_rank: None,
         first_build_secs: None,
     },
     SetSpec {
         name: "huge",
+        help: "phase1sorted + corners: 2.3 GB, random positions",
         tables: &[Pattern::PHASE1_SORTED, Pattern::CORNERS],
         solve_rank: Some(4),
         first_build_secs: Some(80),
     },
     coset_set(
         "sym48",
+        "the 48-symmetry coset table: 30 MB, random positions",
         &[
             Pattern::SYM48E0,
             Pattern::CORNERS,
@@ -98,6 +106,7 @@ pub const SETS: [SetSpec; 8] = [
     ),
     coset_set(
         "sym48e4",
+        "the same with the E-slice edges' flips: 478 MB",
         &[
             Pattern::SYM48E4,
             Pattern::CORNERS,
@@ -109,6 +118,7 @@ pub const SETS: [SetSpec; 8] = [
     ),
     coset_set(
         "sym48e6",
+        "and two M edges' flips: 1.9 GB",
         &[
             Pattern::SYM48E6,
             Pattern::CORNERS,
@@ -120,6 +130,7 @@ pub const SETS: [SetSpec; 8] = [
     ),
     coset_set(
         "sym48e7",
+        "three M edges: 3.8 GB, built with 6 GB",
         &[
             Pattern::SYM48E7,
             Pattern::CORNERS,
@@ -131,6 +142,7 @@ pub const SETS: [SetSpec; 8] = [
     ),
     coset_set(
         "sym48e8",
+        "all four: 7.5 GB, built with 9 GB",
         &[
             Pattern::SYM48E8,
             Pattern::CORNERS,
@@ -177,6 +189,22 @@ pub fn set_names() -> String {
     let mut v: Vec<&str> = sets.to_vec();
     v.extend(patterns.filter(|n| !sets.contains(n)));
     v.join(", ")
+}
+
+/// The sets, each with what it holds, then the tables' names: the `--set` help.
+pub fn describe_sets() -> String {
+    let sets: Vec<String> = SETS
+        .iter()
+        .map(|s| format!("{} ({})", s.name, s.help))
+        .collect();
+    let tables: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
+    format!(
+        "{}; each coset set with its fallbacks ({}: 86 MB); or table names separated by commas \
+         ({})",
+        sets.join(", "),
+        FALLBACKS.map(|p| p.name()).join(", "),
+        tables.join(", ")
+    )
 }
 
 /// The sets `solve` may pick, fastest first ([`SetSpec::solve_rank`]).
