@@ -210,6 +210,19 @@ pub struct SymClasses {
 }
 
 impl SymClasses {
+    /// Calls `f(s)` for every symmetry `S_s` but the identity that maps class `cls`'s
+    /// representative to itself (none for most classes): the symmetries by which a
+    /// symmetry-reduced layout finds an entry's twins.
+    #[inline(always)]
+    pub fn for_each_other_stabilizer(&self, cls: usize, mut f: impl FnMut(usize)) {
+        // Bit 0 (the identity) is always set.
+        let mut stab = self.stabilizer[cls] & !1;
+        while stab != 0 {
+            f(stab.trailing_zeros() as usize);
+            stab &= stab - 1;
+        }
+    }
+
     /// Enumerates the classes under the first `group` symmetries (16 or 48) of a coordinate
     /// with `n` values, given a position for each value and the coordinate of a (conjugated)
     /// position. The coordinate must be well defined on conjugates: the coordinate of

@@ -294,13 +294,9 @@ impl Layout for Phase1Space {
 
     #[inline]
     fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        // Bit 0 (the identity) is always set; the rest is empty for most classes.
-        let mut stab = self.classes.stabilizer[b as usize] & !1;
-        while stab != 0 {
-            let s = stab.trailing_zeros() as usize;
-            stab &= stab - 1;
-            f(self.twist_conj[x as usize * N_SYM_UD + s] as u32);
-        }
+        (self.classes).for_each_other_stabilizer(b as usize, |s| {
+            f(self.twist_conj[x as usize * N_SYM_UD + s] as u32)
+        });
     }
 }
 

@@ -290,12 +290,7 @@ impl<T: Copy + Into<u32> + Sync, const INNER: u32> Layout for CosetLayout<T, INN
 
     #[inline]
     fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        let mut stab = self.classes.stabilizer[b as usize] & !1;
-        while stab != 0 {
-            let s = stab.trailing_zeros() as usize;
-            stab &= stab - 1;
-            f(self.conj(x as usize, s));
-        }
+        (self.classes).for_each_other_stabilizer(b as usize, |s| f(self.conj(x as usize, s)));
     }
 }
 

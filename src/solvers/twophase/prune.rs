@@ -115,12 +115,9 @@ impl Layout for Phase2Layout<'_> {
 
     #[inline]
     fn for_each_twin(&self, b: u64, x: u32, mut f: impl FnMut(u32)) {
-        let mut stab = self.0.sym.corners.stabilizer[b as usize] & !1;
-        while stab != 0 {
-            let s = stab.trailing_zeros() as usize;
-            stab &= stab - 1;
-            f(self.0.sym.ud_edges_conj[x as usize * N_SYM_UD + s] as u32);
-        }
+        (self.0.sym.corners).for_each_other_stabilizer(b as usize, |s| {
+            f(self.0.sym.ud_edges_conj[x as usize * N_SYM_UD + s] as u32)
+        });
     }
 }
 
