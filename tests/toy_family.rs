@@ -33,7 +33,11 @@ const TOY: Family = Family {
     pieces: "URF UFL ULB UBR (positions and twists)",
     entries: ENTRIES,
     version: 1,
-    index: Index::OfInverse { index, unrank },
+    index: Index::OfInverse {
+        index,
+        unrank,
+        batch: None,
+    },
     self_dual: false,
     turned: Turned::Never,
     store: Store::Nibbles,

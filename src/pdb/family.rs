@@ -7,6 +7,7 @@
 //! This module depends on no other family's module, so that they all can use it without a
 //! circle.
 
+use super::batch::{BATCH, Batch};
 use super::table::NibbleTable;
 use crate::cube::Cube;
 use crate::progress::Progress;
@@ -48,9 +49,15 @@ pub struct Family {
 pub enum Index {
     /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see the module doc), and
     /// a partial inverse cube with a given index (untracked slots arbitrary).
+    ///
+    /// `batch`, when given, computes the indices of a batch's members at once (`out[k]` for
+    /// each member `k`): one call a search node instead of one a child, with the index inlined
+    /// in its loop. The registry's piece patterns give one; without it the search calls
+    /// `index` for each child.
     OfInverse {
         index: fn(&Cube) -> u64,
         unrank: fn(u64) -> Cube,
+        batch: Option<fn(&Batch, u32, &mut [u64; BATCH])>,
     },
     /// Kociemba's phase-1 coordinates of the position, reduced by the 16 UD symmetries
     /// ([`super::phase1`]); `sorted`: with the order of the slice edges.

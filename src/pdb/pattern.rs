@@ -14,7 +14,7 @@
 //! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
 //! files are refused as stale.
 
-use super::batch::{Batch, Members};
+use super::batch::{BATCH, Batch, Members};
 use super::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
 use super::family::{Builder, Family, Index, Pattern, Store, Turned};
 use super::phase1::Phase1Space;
@@ -34,6 +34,7 @@ const CORNERS: Family = Family {
     index: Index::OfInverse {
         index: corner_index,
         unrank: unrank_corners,
+        batch: Some(batch_of_corners),
     },
     self_dual: true,
     turned: Turned::Never,
@@ -50,6 +51,7 @@ const EDGEPERM: Family = Family {
     index: Index::OfInverse {
         index: edge_perm_index,
         unrank: unrank_edge_perm,
+        batch: Some(batch_of_edge_perms),
     },
     self_dual: true,
     turned: Turned::Never,
@@ -70,6 +72,7 @@ const fn edges<const K: usize, const START: i32>(
         index: Index::OfInverse {
             index: edge_index::<K, START>,
             unrank: unrank_edges::<K, START>,
+            batch: Some(batch_of_edges::<K, START>),
         },
         self_dual: false,
         turned: Turned::OnRequest,
@@ -301,6 +304,15 @@ impl Pattern {
     #[inline(always)]
     pub fn for_each_index(self, cubes: &Batch, members: u32, mut f: impl FnMut(usize, u64)) {
         match self.0.index {
+            Index::OfInverse {
+                batch: Some(batch), ..
+            } => {
+                let mut out = [0u64; BATCH];
+                batch(cubes, members, &mut out);
+                for k in Members(members) {
+                    f(k, out[k]);
+                }
+            }
             Index::OfInverse { index, .. } => {
                 for k in Members(members) {
                     f(k, index(&cubes[k]));
@@ -381,6 +393,28 @@ fn unrank_edges<const K: usize, const START: i32>(i: u64) -> Cube {
     const { PartialPerm::new(12, K) }.unrank(i >> K, &mut ep[s..s + K]);
     unrank_digits((i & ((1 << K) - 1)) as u32, 2, &mut eo[s..s + K]);
     Cube::from_parts([0; 8], [0; 8], ep, eo)
+}
+
+fn batch_of_corners(cubes: &Batch, members: u32, out: &mut [u64; BATCH]) {
+    for k in Members(members) {
+        out[k] = corner_index(&cubes[k]);
+    }
+}
+
+fn batch_of_edge_perms(cubes: &Batch, members: u32, out: &mut [u64; BATCH]) {
+    for k in Members(members) {
+        out[k] = edge_perm_index(&cubes[k]);
+    }
+}
+
+fn batch_of_edges<const K: usize, const START: i32>(
+    cubes: &Batch,
+    members: u32,
+    out: &mut [u64; BATCH],
+) {
+    for k in Members(members) {
+        out[k] = edge_index::<K, START>(&cubes[k]);
+    }
 }
 
 #[inline(always)]
