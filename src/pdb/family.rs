@@ -15,8 +15,8 @@ use crate::progress::Progress;
 /// Everything the program knows of one table, declared once: its name and size, how a
 /// position maps to an entry, how the file stores it, how it is built and how the search reads
 /// it. Every other part (the help, `pdb info`, the file header, the chooser, the search) reads
-/// these fields; a family outside [`Pattern::ALL`] works the same (the toy family in
-/// `pdb::toy`'s tests is built, saved, loaded and searched with).
+/// these fields; a family outside [`Pattern::ALL`] works the same (`tests/toy_family.rs`
+/// declares one, and builds, saves, loads and searches with it).
 pub struct Family {
     /// Short name: the table file's stem, and the `--set` name of the table alone.
     pub name: &'static str,
@@ -47,7 +47,7 @@ pub struct Family {
 /// How a [`Family`] maps a cube to its entry.
 #[derive(Clone, Copy)]
 pub enum Index {
-    /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see the module doc), and
+    /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see [`super::pattern`]), and
     /// a partial inverse cube with a given index (untracked slots arbitrary).
     ///
     /// `batch`, when given, computes the indices of a batch's members at once (`out[k]` for
@@ -73,7 +73,7 @@ pub enum Turned {
     /// Never: the table reads every turn alike (all corners, all edge positions), or its
     /// index conjugates the position onto a class representative anyway (the coset tables).
     Never,
-    /// With `--symmetric` (the partial edge tables).
+    /// On request (`solve --sym`; the partial edge tables).
     OnRequest,
     /// Always (the phase-1 tables: that covers their three slice axes).
     Always,
