@@ -41,7 +41,7 @@ pub fn korf6_sym() -> &'static Heuristic {
             korf6()
                 .tables()
                 .iter()
-                .map(|(p, t)| (*p, NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())))
+                .map(|(p, t)| (*p, t.clone()))
                 .collect(),
         );
         h.set_symmetric(true);
@@ -66,10 +66,7 @@ pub fn phase1() -> &'static Heuristic {
         let corners = korf6_table(Pattern::CORNERS);
         let mut h = Heuristic::new(vec![
             (Pattern::PHASE1, build(Pattern::PHASE1, Method::Bfs, 2)),
-            (
-                Pattern::CORNERS,
-                NibbleTable::from_bytes(corners.bytes().to_vec(), corners.entries()),
-            ),
+            (Pattern::CORNERS, corners.clone()),
         ]);
         // The corner lookup comes after the phase-1 ones here: its successor word is
         // prefetched in its own round.
@@ -107,18 +104,12 @@ pub fn sym48e0_fallbacks() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
         let (pattern, lines) = &sym48e0().tables()[0];
-        let copy = |t: &NibbleTable| NibbleTable::from_bytes(t.bytes().to_vec(), t.entries());
-        let mut tables = vec![(*pattern, copy_lines(lines))];
+        let mut tables = vec![(*pattern, lines.clone())];
         for p in crate::pdb::set::FALLBACKS {
-            tables.push((p, copy(korf6_table(p))));
+            tables.push((p, korf6_table(p).clone()));
         }
         Heuristic::new(tables)
     })
-}
-
-/// A copy of a 2-bit-line table (its format kept).
-fn copy_lines(t: &NibbleTable) -> NibbleTable {
-    NibbleTable::in_huge_pages(t.bytes(), t.entries(), t.format()).expect("memory for a copy")
 }
 
 /// Positions within 6 moves of solved, with their distances, layer by layer: all 621,649 to

@@ -88,7 +88,7 @@ fn a_family_outside_the_registry_is_built_saved_loaded_and_searched_with() {
     // corner table alone finds, and each solves its position.
     let tables = set::open_or_build(&dir, &[Pattern::CORNERS, toy()], ProgressMode::Hidden)
         .expect("corners built");
-    let corners_only = Heuristic::new(vec![(tables[0].0, clone(&tables[0].1))]);
+    let corners_only = Heuristic::new(vec![(tables[0].0, tables[0].1.clone())]);
     let both = Heuristic::new(tables);
     let stop = AtomicBool::new(false);
     let opts = SearchOptions::default();
@@ -106,8 +106,4 @@ fn a_family_outside_the_registry_is_built_saved_loaded_and_searched_with() {
         assert!(end.is_solved(), "{seq:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn clone(t: &optcube::pdb::NibbleTable) -> optcube::pdb::NibbleTable {
-    optcube::pdb::NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())
 }

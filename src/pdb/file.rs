@@ -675,8 +675,7 @@ mod tests {
     use super::*;
 
     fn small_table() -> NibbleTable {
-        let t = crate::testing::korf6_table(Pattern::EDGES6B);
-        NibbleTable::from_bytes(t.bytes().to_vec(), t.entries())
+        crate::testing::korf6_table(Pattern::EDGES6B).clone()
     }
 
     /// The coset table's file holds 2-bit lines with their base in the header: every loader

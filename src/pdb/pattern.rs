@@ -18,7 +18,7 @@ use super::batch::{BATCH, Batch, Members};
 use super::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
 use super::family::{Builder, Family, Index, Pattern, Store, Turned};
 use super::phase1::Phase1Space;
-use super::sym48::Sym48Space;
+use super::sym48::{Sym48Space, with_coset_k};
 use crate::cube::{Cube, Move};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
@@ -116,8 +116,8 @@ impl Pattern {
     /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
     pub const SYM48E0: Pattern = Pattern(&super::sym48::SYM48E0);
     /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
-    /// 1,881,079,200 entries ([`super::sym48e4`]).
-    pub const SYM48E4: Pattern = Pattern(&super::sym48e4::SYM48E4);
+    /// 1,881,079,200 entries ([`super::sym48ek`]).
+    pub const SYM48E4: Pattern = Pattern(&super::sym48ek::SYM48E4);
     /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
     /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48ek`]).
     pub const SYM48E6: Pattern = Pattern(&super::sym48ek::SYM48E6);
@@ -283,17 +283,7 @@ impl Pattern {
         match self.0.index {
             Index::OfInverse { index, .. } => index(c),
             Index::Phase1 { sorted } => Phase1Space::get(sorted).index(c),
-            Index::Coset { k } => {
-                let s = Sym48Space::get();
-                match k {
-                    0 => s.index::<0>(c),
-                    4 => s.index::<4>(c),
-                    6 => s.index::<6>(c),
-                    7 => s.index::<7>(c),
-                    8 => s.index::<8>(c),
-                    _ => unreachable!("no coset table with {k} flips"),
-                }
-            }
+            Index::Coset { k } => with_coset_k!(k, K => Sym48Space::get().index::<K>(c)),
         }
     }
 
@@ -320,15 +310,7 @@ impl Pattern {
             }
             Index::Phase1 { sorted } => Phase1Space::get(sorted).for_each_index(cubes, members, f),
             Index::Coset { k } => {
-                let s = Sym48Space::get();
-                match k {
-                    0 => s.for_each_index::<0>(cubes, members, f),
-                    4 => s.for_each_index::<4>(cubes, members, f),
-                    6 => s.for_each_index::<6>(cubes, members, f),
-                    7 => s.for_each_index::<7>(cubes, members, f),
-                    8 => s.for_each_index::<8>(cubes, members, f),
-                    _ => unreachable!("no coset table with {k} flips"),
-                }
+                with_coset_k!(k, K => Sym48Space::get().for_each_index::<K>(cubes, members, f))
             }
         }
     }
@@ -344,18 +326,7 @@ impl Pattern {
         match self.0.index {
             Index::OfInverse { unrank, .. } => unrank(i),
             Index::Phase1 { sorted } => Phase1Space::get(sorted).unrank(i).inverse(),
-            Index::Coset { k } => {
-                let s = Sym48Space::get();
-                let p = match k {
-                    0 => s.unrank::<0>(i),
-                    4 => s.unrank::<4>(i),
-                    6 => s.unrank::<6>(i),
-                    7 => s.unrank::<7>(i),
-                    8 => s.unrank::<8>(i),
-                    _ => unreachable!("no coset table with {k} flips"),
-                };
-                p.inverse()
-            }
+            Index::Coset { k } => with_coset_k!(k, K => Sym48Space::get().unrank::<K>(i)).inverse(),
         }
     }
 

@@ -54,6 +54,39 @@ pub(crate) const SYM48E0: Family = Family {
     builder: Builder::Layout(|t| t.run(&Sym48Layout::new())),
 };
 
+/// Evaluates `$body` with `$K` the coset parameter `$k` as a constant, so that a table read
+/// by [`Index::Coset`] reaches the [`Sym48Space`] method compiled for its variant: the one
+/// list of the variants there are (`sym48e0`, `e4`, `e6`, `e7`, `e8`). A new variant is an
+/// arm here and its family's declaration.
+macro_rules! with_coset_k {
+    ($k:expr, $K:ident => $body:expr) => {
+        match $k {
+            0 => {
+                const $K: u8 = 0;
+                $body
+            }
+            4 => {
+                const $K: u8 = 4;
+                $body
+            }
+            6 => {
+                const $K: u8 = 6;
+                $body
+            }
+            7 => {
+                const $K: u8 = 7;
+                $body
+            }
+            8 => {
+                const $K: u8 = 8;
+                $body
+            }
+            k => unreachable!("no coset table with {k} flips"),
+        }
+    };
+}
+pub(crate) use with_coset_k;
+
 /// The index tables of the coset table: what the search reads. (The builder's move and
 /// conjugation tables are in [`Sym48Layout`], so that a solving process does not hold them:
 /// about 15 MB.)
@@ -88,7 +121,7 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`super::sym48e4`])
+    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`super::sym48ek`])
     /// or `sym48e6`, `sym48e7`, `sym48e8` (6, 7, 8: [`super::sym48ek`]).
     #[inline(always)]
     pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
@@ -185,9 +218,10 @@ impl Sym48Space {
 
 /// The layout of a coset table's one BFS: the corner coset's classes under the symmetries
 /// that act on the edge part (block `b`: class `b`), times the edge part of the position
-/// conjugated onto the class representative (`INNER` values). `sym48e0` uses all 48
-/// symmetries and the slice separation ([`Sym48Layout`]); `sym48e4`'s builder the 16 UD ones
-/// and the `e4` part ([`super::sym48e4::UdLayout`]).
+/// conjugated onto the class representative (`INNER` values): for a coset coordinate whose
+/// subgroup the symmetries keep. `sym48e0` uses all 48 symmetries and the slice separation
+/// ([`Sym48Layout`]). (The larger variants are marked from coset classes instead:
+/// [`super::sym48ek`].)
 pub struct CosetLayout<T: 'static, const INNER: u32> {
     classes: &'static SymClasses,
     /// `class << bits | sym` of each corner coset value.

@@ -88,6 +88,25 @@ pub struct NibbleTable {
 unsafe impl Send for NibbleTable {}
 unsafe impl Sync for NibbleTable {}
 
+/// A copy in memory of its own, the format and a recorded histogram kept: a nibble table on
+/// the heap, a 2-bit one in huge pages (as a loaded one). For fixtures and tests, which read
+/// one built table in several heuristics; panics where memory fails, as `Vec`'s clone does.
+impl Clone for NibbleTable {
+    fn clone(&self) -> NibbleTable {
+        let copy = match self.format {
+            Format::Nibbles => NibbleTable::from_bytes(self.bytes().to_vec(), self.entries),
+            Format::Lines { .. } => {
+                NibbleTable::in_huge_pages(self.bytes(), self.entries, self.format)
+                    .expect("memory for a copy of a table")
+            }
+        };
+        NibbleTable {
+            histogram: self.histogram.clone(),
+            ..copy
+        }
+    }
+}
+
 /// Bytes needed for `entries` nibbles.
 pub const fn bytes_for(entries: u64) -> usize {
     entries.div_ceil(2) as usize
