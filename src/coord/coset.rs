@@ -12,7 +12,7 @@
 //!
 //! Variant `e4` of the coordinate also requires the four E-slice edges (FR FL BL BR) to be
 //! oriented. Its edge part is the separation times the flips of the E pieces *listed in place
-//! order* (16 values, [`sep_flip_bytes`], [`SepFlip`]): which pieces are E pieces is fixed by the
+//! order* (16 values, [`sep_flip_bytes`]): which pieces are E pieces is fixed by the
 //! separation, so this is the coset of the smaller subgroup (still holding every half turn,
 //! since no half turn flips an edge). An E piece in an E place has its F/B sticker on the F/B
 //! faces exactly when its R/L sticker is on the R/L faces, so the 16 symmetries that keep the
@@ -23,7 +23,7 @@
 //! solved value; it is well defined on conjugates (the value of `S c S⁻¹` depends only on the
 //! value of `c`), so its classes under the symmetries are classes of positions.
 
-use super::symmetry::{N_SYM_UD, SymClasses, SymCube, symmetries};
+use super::symmetry::{SymClasses, SymCube, symmetries};
 use super::{N_MOVES, N_TWIST, twist, twist_cube};
 use crate::cube::{Cube, Move};
 use std::sync::OnceLock;
@@ -295,21 +295,20 @@ pub fn slice_sep_edges(x: usize) -> [u8; 12] {
 }
 
 /// The move table and the conjugation table of an edge part of the coset coordinate (the
-/// slice separation, [`SliceSep`], or the `e4` part, [`SepFlip`]), for the table builders.
+/// slice separation, [`SliceSep`]), for the `sym48e0` builder's layout.
 pub struct EdgePart<T> {
     /// `moves[x * 18 + m]`: the value after move `m`.
     pub moves: Vec<T>,
     /// `conj[x * syms + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`.
     pub conj: Vec<T>,
-    /// The symmetries the conjugation table covers: the first `syms` (48: all; 16: those that
-    /// keep the UD axis, the only ones that act on the `e4` part).
+    /// The symmetries the conjugation table covers: the first `syms` (48 for the separation;
+    /// an edge part only some symmetries act on would cover those, e.g. the 16 that keep the
+    /// UD axis for the `e4` part).
     pub syms: usize,
 }
 
 /// The slice separation's tables, 48 symmetries (3.3 MB).
 pub type SliceSep = EdgePart<u16>;
-/// The `e4` edge part's tables, 16 UD symmetries (75 MB).
-pub type SepFlip = EdgePart<u32>;
 
 impl<T: Copy + TryFrom<usize>> EdgePart<T> {
     /// The tables of the `n` values whose edges (permutation, flips) `edges` gives and whose
@@ -389,10 +388,10 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
     (ep, eo)
 }
 
-/// Values of the `eK` edge part (K = 6, 7, 8): the `e4` part × the flips of the first K − 4
-/// M pieces. `e6`: 2,217,600; `e7`: 4,435,200; `e8`: 8,870,400.
+/// Values of the `eK` edge part (K = 4, 6, 7, 8): the `e4` part × the flips of the first
+/// K − 4 M pieces. `e4`: 554,400; `e6`: 2,217,600; `e7`: 4,435,200; `e8`: 8,870,400.
 pub const fn n_sep_flip_k(k: u8) -> usize {
-    assert!(k >= 6 && k <= 8, "eK edge parts are e6, e7 and e8");
+    assert!(k >= 4 && k <= 8, "eK edge parts are e4, e6, e7 and e8");
     N_SEP_FLIP << (k - 4)
 }
 
@@ -441,23 +440,12 @@ pub fn sep_eo_bytes(e: &[u8; 16]) -> u64 {
     slice_sep_bytes(e) as u64 * 2048 + eo
 }
 
-impl SepFlip {
-    /// Built once per process (about a second).
-    pub fn get() -> &'static SepFlip {
-        static TABLES: OnceLock<SepFlip> = OnceLock::new();
-        TABLES.get_or_init(|| SepFlip::build(N_SEP_FLIP, N_SYM_UD, sep_flip_edges, sep_flip_bytes))
-    }
-}
-
 /// The symmetry classes of the corner coset coordinate, and (built apart, on first use) its
 /// move table: the search needs only the classes, the table builder both.
 pub struct CornerCoset {
     /// Classes under all 48 symmetries (class, symmetry to the representative, stabilizers).
     pub classes: SymClasses,
 }
-
-/// Classes of the corner coset coordinate under the 16 symmetries that keep the UD axis.
-pub const N_CORNER_COSET_CLASSES_UD: usize = 9_996;
 
 impl CornerCoset {
     /// Built once per process (well under a second) and shared.
@@ -471,21 +459,6 @@ impl CornerCoset {
                 |x| SymCube::from_cube(&corner_coset_cube(x)),
                 |c| corner_coset(&c.cp, &c.co),
             ),
-        })
-    }
-
-    /// Classes under the 16 symmetries that keep the UD axis (for the `e4` table builder,
-    /// whose edge part only those symmetries act on), built once per process on first use.
-    pub fn classes_ud() -> &'static SymClasses {
-        static CLASSES: OnceLock<SymClasses> = OnceLock::new();
-        CLASSES.get_or_init(|| {
-            SymClasses::build(
-                symmetries(),
-                N_SYM_UD,
-                N_CORNER_COSET,
-                |x| SymCube::from_cube(&corner_coset_cube(x)),
-                |c| corner_coset(&c.cp, &c.co),
-            )
         })
     }
 
@@ -516,6 +489,7 @@ impl CornerCoset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coord::symmetry::N_SYM_UD;
     use crate::cube::Rng;
 
     /// The byte-mask extraction agrees with the loop over places, and the edge parts with
@@ -617,43 +591,38 @@ mod tests {
         }
     }
 
-    /// The `e4` edge part: moves act on it, the 16 UD symmetries act on it (the value of a
-    /// conjugate follows from the value), its cube round-trips, and exactly the half turns fix
-    /// the solved value.
+    /// The `e4` edge part: its cube round-trips, moves and the 16 UD symmetries act on it
+    /// (the value after a move or conjugation follows from the value: a position and the
+    /// cube of its value agree after it), and exactly the half turns fix the solved value.
     #[test]
     fn e4_edge_part_moves_and_conjugates() {
-        let t = SepFlip::get();
         let syms = symmetries();
-        for x in (0..N_SEP_FLIP).step_by(13) {
+        let cube_of = |x: usize| {
             let (ep, eo) = sep_flip_edges(x);
-            let c = Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo);
-            assert_eq!(sep_flip_bytes(c.edge_bytes()), x);
+            Cube::from_parts(Cube::SOLVED.cp(), Cube::SOLVED.co(), ep, eo)
+        };
+        for x in (0..N_SEP_FLIP).step_by(13) {
+            assert_eq!(sep_flip_bytes(cube_of(x).edge_bytes()), x);
         }
+        let part = |c: &Cube| sep_flip_bytes(c.edge_bytes());
         let mut rng = Rng::new(44);
         for _ in 0..2000 {
             let c = Cube::random(&mut rng);
-            let x = sep_flip_bytes(c.edge_bytes());
+            let x = part(&c);
             assert_eq!(x / 16, slice_sep(&c.ep()));
+            let own = cube_of(x);
             for m in Move::all() {
-                let d = c.apply(m);
-                assert_eq!(
-                    t.moves[x * 18 + m.index()] as usize,
-                    sep_flip_bytes(d.edge_bytes())
-                );
+                assert_eq!(part(&c.apply(m)), part(&own.apply(m)), "{m}");
             }
             for s in 0..N_SYM_UD {
-                let conj = syms.conj_cube(&c, s);
-                assert_eq!(
-                    t.conj[x * 16 + s] as usize,
-                    sep_flip_bytes(conj.edge_bytes()),
-                    "sym {s}"
-                );
+                let (a, b) = (syms.conj_cube(&c, s), syms.conj_cube(&own, s));
+                assert_eq!(part(&a), part(&b), "sym {s}");
             }
         }
-        let solved = sep_flip_bytes(Cube::SOLVED.edge_bytes());
+        let solved = Cube::SOLVED;
         for m in Move::all() {
             assert_eq!(
-                t.moves[solved * 18 + m.index()] as usize == solved,
+                part(&solved.apply(m)) == part(&solved),
                 m.quarter_turns() == 2,
                 "{m}"
             );
@@ -699,17 +668,6 @@ mod tests {
                 n,
                 "class {cls}"
             );
-        }
-    }
-
-    /// 9,996 classes under the 16 UD symmetries; class size times stabilizer size is 16.
-    #[test]
-    fn classes_under_16_symmetries() {
-        let classes = CornerCoset::classes_ud();
-        assert_eq!(classes.len(), N_CORNER_COSET_CLASSES_UD);
-        assert_orbits_times_stabilizers(classes, 16);
-        for stab in &classes.stabilizer {
-            assert!(stab >> 16 == 0);
         }
     }
 

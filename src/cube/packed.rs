@@ -1,6 +1,8 @@
 //! Whole positions packed into 128-bit keys, and the layer-by-layer breadth-first search of the
 //! full cube over such keys: the one search over whole positions, used by the distance counts of
-//! `stats::distances` and by the brute-force reference `search::brute::Ball`.
+//! `stats::distances` and by the brute-force reference `search::brute::Ball`, and, over keys of
+//! another type, by the `sym48eK` builder's coset classes (`pdb::sym48ek`). (`pdb::bfs` is the
+//! other one: over spaces small enough to index, a dense table of every entry.)
 //!
 //! A position is packed into a `u128` key ([`pack`]: 5 bits a cubie, 100 bits). Layer `d` is the
 //! sorted, duplicate-free vector of the keys of all positions at exact distance `d`. The next
@@ -139,13 +141,25 @@ pub fn for_each_layer_by(
     max_depth: u8,
     premoves: bool,
     key: impl Fn(&Cube) -> u128 + Sync,
-    mut on_layer: impl FnMut(u8, &[u128]),
+    on_layer: impl FnMut(u8, &[u128]),
 ) -> (Vec<u128>, Vec<u128>) {
-    let mut prev: Vec<u128> = Vec::new();
+    for_each_layer_of(max_depth, premoves, unpack, key, on_layer)
+}
+
+/// [`for_each_layer_by`] for keys of any type, with `cube` and `key` as in [`next_layer_of`].
+/// While `on_layer(d, …)` runs, layers `d − 1` and `d` are held, not `d − 2`.
+pub fn for_each_layer_of<T: Copy + Ord + Default + Send + Sync>(
+    max_depth: u8,
+    premoves: bool,
+    cube: impl Fn(T) -> Cube + Sync,
+    key: impl Fn(&Cube) -> T + Sync,
+    mut on_layer: impl FnMut(u8, &[T]),
+) -> (Vec<T>, Vec<T>) {
+    let mut prev: Vec<T> = Vec::new();
     let mut cur = vec![key(&Cube::SOLVED)];
     on_layer(0, &cur);
     for d in 1..=max_depth {
-        let next = next_layer_by(&prev, &cur, premoves, &key);
+        let next = next_layer_of(&prev, &cur, premoves, &cube, &key);
         prev = std::mem::replace(&mut cur, next);
         on_layer(d, &cur);
     }

@@ -1,4 +1,7 @@
-//! The one breadth-first search that builds every distance table of the crate.
+//! The one breadth-first search over an indexed space: every distance table of the crate but
+//! `sym48e6`..`e8`, whose coordinate is no coset space (a move does not act on it), so they are
+//! marked from sorted layers of coset classes instead ([`crate::cube::packed`], the search over
+//! spaces too large to index, and `pdb::sym48ek`).
 //!
 //! It is generic over the index space, a [`Layout`], and over the store of the distances, a
 //! [`Cells`] ([`super::cells`]: 4-bit nibbles, 2-bit distances mod 3, bytes). Its users:

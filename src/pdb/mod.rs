@@ -16,7 +16,6 @@ pub mod phase1;
 pub mod ru;
 pub mod successors;
 pub mod sym48;
-pub mod sym48e4;
 pub mod sym48ek;
 pub mod table;
 

@@ -114,7 +114,7 @@ pub const SETS: [SetSpec; 8] = [
             Pattern::EDGES6B,
         ],
         3,
-        Some(590),
+        Some(200),
     ),
     coset_set(
         "sym48e6",

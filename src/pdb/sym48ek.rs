@@ -1,15 +1,20 @@
-//! The tables `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e4` ([`super::sym48e4`]), with the
-//! flips of K − 4 more edges — the first two, three or four M pieces in place order
-//! ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48 coordinate with
-//! K = 6, 7, 8 (nissy-core `doc/h48.md`). One coordinate and one builder, generic over `K`.
+//! The tables `sym48e4`, `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e0` ([`super::sym48`]),
+//! with the flips of K edges — the four E pieces, and for K > 4 the first K − 4 M pieces in
+//! place order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
+//! coordinate with K = 4, 6, 7, 8 (nissy-core `doc/h48.md`). One coordinate and one builder,
+//! generic over `K`.
 //!
 //! An entry is `class · edge parts + edge part`: the class of the position's corner coset under
 //! all 48 symmetries (3,393), and the `eK` edge part of the position conjugated onto that
-//! class's representative (2,217,600 values for `e6`, twice as many for each further K).
-//! `e6`: 7,524,316,800 entries (1.9 GB as 2-bit lines); `e7`: 15,048,633,600 (3.8 GB);
-//! `e8`: 30,097,267,200 (7.5 GB).
+//! class's representative (554,400 values for `e4`, 2,217,600 for `e6`, twice as many for
+//! each further K). `e4`: 1,881,079,200 entries (0.5 GB as 2-bit lines); `e6`: 7,524,316,800
+//! (1.9 GB); `e7`: 15,048,633,600 (3.8 GB); `e8`: 30,097,267,200 (7.5 GB).
 //!
-//! **Not a coset table.** Six (seven, eight) edges' flips are no subgroup's coset: the subgroup of
+//! **`e4` is a coset table, the others are not.** The E pieces' flips with the separation are
+//! a coset of the subgroup that also orients them, but the 48 symmetries do not keep that
+//! subgroup (only the 16 that keep the UD axis do), so even `e4` is no space a breadth-first
+//! search can run over with the 48-symmetry index; and six (seven, eight) edges' flips are no
+//! subgroup's coset at all: the subgroup of
 //! [`super::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
 //! are oriented" is closed under composition only when the six are whole slices. The
 //! coordinate is instead a projection of the coset of the subgroup `H11` that orients every
@@ -50,6 +55,13 @@
 //! 7.5 GB) rather than a nibble table twice that size and its packed copy: `e6` built this way
 //! has the same checksum as when it was packed from nibbles, in 3.3 GB instead of 5.5, and `e8`
 //! builds in 8.9 GB (`results/build-sym48.md`).
+//!
+//! **`e4`** is built the same way into a nibble table (0.9 GB) and stored as the other tables
+//! are, in lines with its histogram's base, 8 ([`Format::line_base`]): a top code reads "11 or
+//! more", so capping at 12 loses nothing the file holds, and the file is the one made from
+//! the exact coset distances (max 13) by the breadth-first search over the 16 UD symmetries
+//! it replaces. Its entries are exact coset distances up to 11, as the marks' test against
+//! such a search shows (`marks_of_the_coset_variants_are_their_exact_distances`).
 
 use super::family::{Builder, Family, Index, Store, Turned};
 use super::table::{Format, NibbleTable};
@@ -57,7 +69,7 @@ use crate::coord::coset::{
     N_CORNER_COSET_CLASSES, N_SEP_EO, N_SLICE_SEP, corner_coset_cube, n_sep_flip_k, sep_eo_bytes,
     slice_sep_edges,
 };
-use crate::cube::packed::next_layer_of;
+use crate::cube::packed::for_each_layer_of;
 use crate::cube::{Cube, Move, allowed_after};
 use crate::pdb::sym48::Sym48Space;
 use crate::progress::Progress;
@@ -77,16 +89,35 @@ pub const EXACT_DEPTH: u8 = 11;
 /// [`EXACT_DEPTH`] were marked.
 pub const CAP: u8 = EXACT_DEPTH + 1;
 
-/// Bytes the build of table `eK` may hold at its peak, an upper bound: the table in 2-bit
-/// lines (1.9 GB for `e6`, twice that for each further K), 3 GB for the layers of keys
-/// (layer 9 is 79,203,853 keys, 0.6 GB, and its making holds 18 neighbours of each key of
-/// layer 8) and 1 GB for the marks kept aside for the histogram (about 90 M of 8 bytes).
-pub const fn build_bytes(k: u8) -> u64 {
-    Format::Lines { base: CAP - 3 }.payload_bytes(entries(k)) + (4 << 30)
+/// How table `eK` is held while built and stored: `e4` as nibbles, stored in lines with its
+/// histogram's base; the larger ones straight in their file form, lines whose base leaves
+/// the cap one of its codes (the cap must read exactly: a third of `e6`'s entries hold it).
+const fn store(k: u8) -> Store {
+    if k == 4 {
+        Store::Lines { base: None }
+    } else {
+        Store::Lines {
+            base: Some(CAP - 3),
+        }
+    }
 }
 
-/// The family of table `sym48eK`: its values stop at the cap, which must read exactly, so
-/// its lines start at the three values below it.
+/// Bytes the build of table `eK` may hold at its peak, an upper bound: the table (0.9 GB of
+/// nibbles for `e4`, 2-bit lines of 1.9 GB for `e6`, twice that for each further K), 3 GB
+/// for the layers of keys (layer 9 is 79,203,853 keys, 0.6 GB, and its making holds 18
+/// neighbours of each key of layer 8) and, for a table built in lines, 1 GB for the marks
+/// kept aside for the histogram (about 90 M of 8 bytes).
+pub const fn build_bytes(k: u8) -> u64 {
+    let layers = 3 << 30;
+    match store(k) {
+        Store::Lines { base: Some(base) } => {
+            Format::Lines { base }.payload_bytes(entries(k)) + layers + (1 << 30)
+        }
+        _ => Format::Nibbles.payload_bytes(entries(k)) + layers,
+    }
+}
+
+/// The family of table `sym48eK`.
 const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family {
     Family {
         name,
@@ -96,9 +127,7 @@ const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family
         index: Index::Coset { k: K },
         self_dual: false,
         turned: Turned::Never,
-        store: Store::Lines {
-            base: Some(CAP - 3),
-        },
+        store: store(K),
         builder: Builder::Own {
             build: build::<K>,
             entries: entries(K),
@@ -107,6 +136,12 @@ const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family
     }
 }
 
+/// `sym48e4`: the E pieces' flips. (Its pieces text is that of the files the earlier builder
+/// made, which hold the same payload: they stay valid.)
+pub(crate) const SYM48E4: Family = family::<4>(
+    "sym48e4",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)",
+);
 /// `sym48e6`: the first two M pieces' flips.
 pub(crate) const SYM48E6: Family = family::<6>(
     "sym48e6",
@@ -245,8 +280,7 @@ impl Marks for LineMarks {
 }
 
 impl LineMarks {
-    fn new(entries: u64) -> LineMarks {
-        let base = CAP - 3;
+    fn new(entries: u64, base: u8) -> LineMarks {
         LineMarks {
             table: NibbleTable::new_lines_in_huge_pages(entries, base, CAP)
                 .expect("memory for the table (checked before the build)"),
@@ -348,17 +382,9 @@ impl<M: Marks, const K: u8> Drop for Stages<'_, M, K> {
 /// The layers of `H11` coset classes to `depth`: layer `d` is the sorted keys ([`h11_key`]) of
 /// the classes at distance `d`; `on_layer(d, layer)` sees each as it is finished (the current
 /// rayon pool makes them).
-pub fn for_each_h11_layer(depth: u8, mut on_layer: impl FnMut(u8, &[u64])) {
+pub fn for_each_h11_layer(depth: u8, on_layer: impl FnMut(u8, &[u64])) {
     let sp = Sym48Space::get();
-    let key = |c: &Cube| h11_key(sp, c);
-    let mut prev: Vec<u64> = Vec::new();
-    let mut cur = vec![key(&Cube::SOLVED)];
-    on_layer(0, &cur);
-    for d in 1..=depth {
-        let next = next_layer_of(&prev, &cur, false, key_cube, key);
-        on_layer(d, &next);
-        prev = std::mem::replace(&mut cur, next);
-    }
+    for_each_layer_of(depth, false, key_cube, |c| h11_key(sp, c), on_layer);
 }
 
 /// Marks every coset class within `depth` (≥ 2) moves: the layers to `depth − 2` with their
@@ -368,7 +394,7 @@ pub fn for_each_h11_layer(depth: u8, mut on_layer: impl FnMut(u8, &[u64])) {
 /// a coset of layer `depth − 2` and ends with two moves in canonical order.
 pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
     assert!(depth >= 2, "marks to depth 2 or more");
-    let entries = entries(K);
+    let entries = N_CORNER_COSET_CLASSES as u64 * Sym48Space::inner::<K>();
     let listed = depth - 2;
     // Progress in entries, shared out by time rather than by depth, so that the bar's ETA
     // holds: listing the layers takes about 2 % of a build (5 s of 250 s for `sym48e6` once
@@ -417,10 +443,17 @@ pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<
 }
 
 /// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
-/// straight into its file form: 2-bit lines with base `CAP − 3`, every entry at [`CAP`] until
-/// a mark lowers it; with the exact histogram.
+/// every entry at [`CAP`] until a mark lowers it: `e4` in nibbles, the others straight into
+/// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram.
 pub fn build<const K: u8>(progress: &Progress) -> NibbleTable {
-    let marks = LineMarks::new(entries(K));
+    let Store::Lines { base: Some(base) } = store(K) else {
+        let table = NibbleTable::new_unknown_in_huge_pages(entries(K))
+            .expect("memory for the table (checked before the build)");
+        mark_within::<K>(EXACT_DEPTH, &table, Some(progress));
+        table.fill_unknown(CAP);
+        return table;
+    };
+    let marks = LineMarks::new(entries(K), base);
     mark_within::<K>(EXACT_DEPTH, &marks, Some(progress));
     progress.update(entries(K), "counting the values");
     marks.finish()
@@ -429,7 +462,7 @@ pub fn build<const K: u8>(progress: &Progress) -> NibbleTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coord::coset::{sep_flip_k_bytes, sep_flip_k_edges};
+    use crate::coord::coset::{corner_coset, sep_flip_bytes, sep_flip_k_bytes, sep_flip_k_edges};
     use crate::coord::symmetry::symmetries;
     use crate::cube::Rng;
     use std::collections::HashMap;
@@ -448,10 +481,12 @@ mod tests {
             }
         }
         let mut rng = Rng::new(66);
+        check::<4>(&mut rng);
         check::<6>(&mut rng);
         check::<7>(&mut rng);
         check::<8>(&mut rng);
         use crate::pdb::Pattern;
+        assert_eq!(Pattern::SYM48E4.entries(), entries(4));
         assert_eq!(Pattern::SYM48E6.entries(), entries(6));
         assert_eq!(Pattern::SYM48E7.entries(), entries(7));
         assert_eq!(Pattern::SYM48E8.entries(), entries(8));
@@ -485,6 +520,38 @@ mod tests {
         }
     }
 
+    /// The coset coordinate of a position, without symmetry: (corner coset, `e4` edge part).
+    fn raw_coset(c: &Cube) -> (usize, usize) {
+        (
+            corner_coset(&c.cp(), &c.co()),
+            sep_flip_bytes(c.edge_bytes()),
+        )
+    }
+
+    /// The distance of every `e4` coset within `depth` moves, by [`raw_coset`] pair: a
+    /// breadth-first search over the pairs (each with a cube of it), without symmetry.
+    fn raw_coset_depths(depth: u8) -> HashMap<(usize, usize), u8> {
+        let start = raw_coset(&Cube::SOLVED);
+        let mut depths = HashMap::from([(start, 0)]);
+        let mut layer = vec![Cube::SOLVED];
+        for d in 1..=depth {
+            let mut next = Vec::new();
+            for c in &layer {
+                for m in Move::all() {
+                    let n = c.apply(m);
+                    if let std::collections::hash_map::Entry::Vacant(v) =
+                        depths.entry(raw_coset(&n))
+                    {
+                        v.insert(d);
+                        next.push(n);
+                    }
+                }
+            }
+            layer = next;
+        }
+        depths
+    }
+
     /// A map standing in for the table.
     struct Map(Mutex<HashMap<u64, u8>>);
 
@@ -515,7 +582,7 @@ mod tests {
     fn line_marks_give_the_lines_and_the_exact_histogram() {
         let mut rng = Rng::new(72);
         let entries = 5000;
-        let marks = LineMarks::new(entries);
+        let marks = LineMarks::new(entries, CAP - 3);
         let nibbles = NibbleTable::new_unknown(entries);
         for _ in 0..3 {
             let batch: Vec<(u64, u8)> = (0..2000)
@@ -544,12 +611,78 @@ mod tests {
     /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
     /// in for the table (unmarked entries reading 7), no position within 6 moves, nor its
     /// inverse or a conjugate, reads more than its distance, whichever symmetry its lookup
-    /// picked; for `e6`, `e7` and `e8`.
+    /// picked; for `e4`, `e6`, `e7` and `e8`.
     #[test]
     fn marks_are_lower_bounds_within_6_moves() {
+        lower_bounds_within_6::<4>();
         lower_bounds_within_6::<6>();
         lower_bounds_within_6::<7>();
         lower_bounds_within_6::<8>();
+    }
+
+    /// For the variants whose entries are exact coset distances (`e0`, `e4`), the marks are
+    /// those distances, checked against the other builders: within 6 moves the marks of `e0`
+    /// are exactly the entries of the `sym48e0` table (a BFS over its coset space) at most 6,
+    /// and those of `e4` exactly the distances a breadth-first search over raw (corner coset,
+    /// `e4` part) pairs gives the cosets of the class representatives' corners.
+    #[test]
+    fn marks_of_the_coset_variants_are_their_exact_distances() {
+        let e0 = crate::testing::sym48e0_table();
+        let marks = marks_within::<0>(6, 2);
+        let mut within = 0;
+        for i in 0..e0.entries() {
+            let v = e0.get(i);
+            if v <= 6 {
+                within += 1;
+                assert_eq!(marks.get(&i), Some(&v), "e0 entry {i}");
+            }
+        }
+        assert_eq!(marks.len(), within);
+        assert!(within > 40_000, "{within}");
+
+        let marks = marks_within::<4>(6, 2);
+        let sp = Sym48Space::get();
+        let reps = &crate::coord::coset::CornerCoset::get().classes.rep;
+        let inner = Sym48Space::inner::<4>();
+        let mut at_reps = 0;
+        for ((cc, x), d) in raw_coset_depths(6) {
+            let (cls, s) = sp.class_sym(&corner_coset_cube(cc));
+            if reps[cls] as usize == cc {
+                assert_eq!(s, 0, "a representative's own symmetry");
+                assert_eq!(marks.get(&(cls as u64 * inner + x as u64)), Some(&d));
+                at_reps += 1;
+            }
+        }
+        assert_eq!(marks.len(), at_reps);
+        assert!(at_reps > 10_000, "{at_reps}");
+    }
+
+    /// The whole `sym48e0` table marked as the larger variants are (exact to 11, 12 for more:
+    /// its largest value is 12) equals the one its breadth-first search over the coset space
+    /// builds, entry for entry; prints both builds' times. Ignored: the marking takes minutes
+    /// (`results/build-sym48.md` has the figures, and why `e0` keeps its search).
+    #[test]
+    #[ignore]
+    fn sym48e0_marked_equals_its_breadth_first_search() {
+        use crate::pdb::{Method, Pattern};
+        let t = std::time::Instant::now();
+        let bfs = crate::testing::build(Pattern::SYM48E0, Method::Bfs, 2);
+        let bfs_secs = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        let marked = NibbleTable::new_unknown_in_huge_pages(bfs.entries()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| mark_within::<0>(EXACT_DEPTH, &marked, None));
+        marked.fill_unknown(CAP);
+        let marked_secs = t.elapsed().as_secs_f64();
+        println!("sym48e0: breadth-first search {bfs_secs:.1} s, marks {marked_secs:.1} s");
+        assert_eq!(
+            bfs.histogram().iter().rposition(|&n| n > 0),
+            Some(CAP as usize)
+        );
+        assert!(marked.bytes() == bfs.bytes());
     }
 
     fn lower_bounds_within_6<const K: u8>() {
