@@ -283,7 +283,10 @@ impl Pattern {
         match self.0.index {
             Index::OfInverse { index, .. } => index(c),
             Index::Phase1 { sorted } => Phase1Space::get(sorted).index(c),
-            Index::Coset { k } => with_coset_k!(k, K => Sym48Space::get().index::<K>(c)),
+            Index::Coset { k } => {
+                let s = Sym48Space::get();
+                with_coset_k!(k, K => s.index::<K>(c))
+            }
         }
     }
 
@@ -310,7 +313,8 @@ impl Pattern {
             }
             Index::Phase1 { sorted } => Phase1Space::get(sorted).for_each_index(cubes, members, f),
             Index::Coset { k } => {
-                with_coset_k!(k, K => Sym48Space::get().for_each_index::<K>(cubes, members, f))
+                let s = Sym48Space::get();
+                with_coset_k!(k, K => s.for_each_index::<K>(cubes, members, f))
             }
         }
     }
@@ -326,7 +330,10 @@ impl Pattern {
         match self.0.index {
             Index::OfInverse { unrank, .. } => unrank(i),
             Index::Phase1 { sorted } => Phase1Space::get(sorted).unrank(i).inverse(),
-            Index::Coset { k } => with_coset_k!(k, K => Sym48Space::get().unrank::<K>(i)).inverse(),
+            Index::Coset { k } => {
+                let s = Sym48Space::get();
+                with_coset_k!(k, K => s.unrank::<K>(i)).inverse()
+            }
         }
     }
 
