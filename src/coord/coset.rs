@@ -294,57 +294,13 @@ pub fn slice_sep_edges(x: usize) -> [u8; 12] {
     })
 }
 
-/// The move table and the conjugation table of an edge part of the coset coordinate (the
-/// slice separation, [`SliceSep`]), for the `sym48e0` builder's layout.
-pub struct EdgePart<T> {
+/// The slice separation's move table and conjugation table (3.3 MB), for the `sym48e0`
+/// builder's layout: the 48 symmetries map slices to slices, so they act on it.
+pub struct SliceSep {
     /// `moves[x * 18 + m]`: the value after move `m`.
-    pub moves: Vec<T>,
-    /// `conj[x * syms + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`.
-    pub conj: Vec<T>,
-    /// The symmetries the conjugation table covers: the first `syms` (48 for the separation;
-    /// an edge part only some symmetries act on would cover those, e.g. the 16 that keep the
-    /// UD axis for the `e4` part).
-    pub syms: usize,
-}
-
-/// The slice separation's tables, 48 symmetries (3.3 MB).
-pub type SliceSep = EdgePart<u16>;
-
-impl<T: Copy + TryFrom<usize>> EdgePart<T> {
-    /// The tables of the `n` values whose edges (permutation, flips) `edges` gives and whose
-    /// value `value` reads off edge bytes (`piece | flip << 4`).
-    fn build(
-        n: usize,
-        syms: usize,
-        edges: impl Fn(usize) -> ([u8; 12], [u8; 12]),
-        value: impl Fn(&[u8; 16]) -> usize,
-    ) -> EdgePart<T> {
-        let all = symmetries();
-        let move_cubes: Vec<SymCube> = Move::all().map(|m| SymCube::from_cube(m.cube())).collect();
-        let of = |c: &SymCube| {
-            let mut e = [0u8; 16];
-            for p in 0..12 {
-                e[p] = c.ep[p] | c.eo[p] << 4;
-            }
-            let v = value(&e);
-            T::try_from(v).unwrap_or_else(|_| panic!("edge part value {v} out of range"))
-        };
-        let (mut moves, mut conj) = (
-            Vec::with_capacity(n * N_MOVES),
-            Vec::with_capacity(n * syms),
-        );
-        for x in 0..n {
-            let (ep, eo) = edges(x);
-            let c = SymCube {
-                ep,
-                eo,
-                ..SymCube::IDENTITY
-            };
-            moves.extend(move_cubes.iter().map(|m| of(&c.mul(m))));
-            conj.extend((0..syms).map(|s| of(&all.conj(&c, s))));
-        }
-        EdgePart { moves, conj, syms }
-    }
+    pub moves: Vec<u16>,
+    /// `conj[x * 48 + s]`: the value of `S_s c S_s⁻¹` for a position `c` with value `x`.
+    pub conj: Vec<u16>,
 }
 
 impl SliceSep {
@@ -352,12 +308,23 @@ impl SliceSep {
     pub fn get() -> &'static SliceSep {
         static TABLES: OnceLock<SliceSep> = OnceLock::new();
         TABLES.get_or_init(|| {
-            SliceSep::build(
-                N_SLICE_SEP,
-                48,
-                |x| (slice_sep_edges(x), [0; 12]),
-                slice_sep_bytes,
-            )
+            let all = symmetries();
+            let move_cubes: Vec<SymCube> =
+                Move::all().map(|m| SymCube::from_cube(m.cube())).collect();
+            let of = |c: &SymCube| slice_sep(&c.ep) as u16;
+            let (mut moves, mut conj) = (
+                Vec::with_capacity(N_SLICE_SEP * N_MOVES),
+                Vec::with_capacity(N_SLICE_SEP * 48),
+            );
+            for x in 0..N_SLICE_SEP {
+                let c = SymCube {
+                    ep: slice_sep_edges(x),
+                    ..SymCube::IDENTITY
+                };
+                moves.extend(move_cubes.iter().map(|m| of(&c.mul(m))));
+                conj.extend((0..48).map(|s| of(&all.conj(&c, s))));
+            }
+            SliceSep { moves, conj }
         })
     }
 }

@@ -30,9 +30,9 @@ use super::layout::Layout;
 use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, EdgePart, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep,
-    corner_coset_bytes, corner_coset_cube, n_sep_flip_k, sep_flip_bytes, sep_flip_edges,
-    sep_flip_k_bytes, sep_flip_k_edges, slice_sep_bytes, slice_sep_edges,
+    CornerCoset, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep, corner_coset_bytes,
+    corner_coset_cube, n_sep_flip_k, sep_flip_bytes, sep_flip_edges, sep_flip_k_bytes,
+    sep_flip_k_edges, slice_sep_bytes, slice_sep_edges,
 };
 use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
@@ -216,67 +216,37 @@ impl Sym48Space {
     }
 }
 
-/// The layout of a coset table's one BFS: the corner coset's classes under the symmetries
-/// that act on the edge part (block `b`: class `b`), times the edge part of the position
-/// conjugated onto the class representative (`INNER` values): for a coset coordinate whose
-/// subgroup the symmetries keep. `sym48e0` uses all 48 symmetries and the slice separation
-/// ([`Sym48Layout`]). (The larger variants are marked from coset classes instead:
-/// [`super::sym48ek`].)
-pub struct CosetLayout<T: 'static, const INNER: u32> {
+/// The layout of `sym48e0`'s BFS: the corner coset's 3,393 classes under the 48 symmetries
+/// (block `b`: class `b`), times the slice separation of the position conjugated onto the
+/// class representative (34,650 values). The 48 symmetries keep the coset's subgroup, so
+/// they act on the index and a move maps a block to one block. (The larger variants have no
+/// such index and are marked from coset classes instead: [`super::sym48ek`].)
+pub struct Sym48Layout {
     classes: &'static SymClasses,
-    /// `class << bits | sym` of each corner coset value.
+    /// `class << SYM_BITS | sym` of each corner coset value.
     class_sym: Vec<u32>,
-    /// Bits of the symmetry in `class_sym` and in a map (`m << bits | sym`).
-    bits: u32,
     corner_moves: &'static [u32],
-    edges: &'static EdgePart<T>,
+    edges: &'static SliceSep,
 }
 
-/// The layout of `sym48e0`.
-pub type Sym48Layout = CosetLayout<u16, { N_SLICE_SEP as u32 }>;
-
-impl<T: Copy + Into<u32>, const INNER: u32> CosetLayout<T, INNER> {
-    /// The layout of `classes`, classes of the corner coset under the first `edges.syms`
-    /// symmetries.
-    pub fn with(classes: &'static SymClasses, edges: &'static EdgePart<T>) -> Self {
-        assert_eq!(edges.moves.len(), INNER as usize * N_MOVES);
-        let bits = edges.syms.next_power_of_two().trailing_zeros();
-        CosetLayout {
-            classes,
-            class_sym: classes.packed(bits),
-            bits,
-            corner_moves: CornerCoset::moves(),
-            edges,
-        }
-    }
-
-    /// The (block, inner index) of a position with corner coset `corner` and edge part
-    /// `edge_part`: its class, and the edge part conjugated onto the representative.
-    pub fn entry_of(&self, corner: usize, edge_part: usize) -> (u64, u32) {
-        let (b, s) = self.class_sym(corner);
-        (b, self.conj(edge_part, s))
-    }
-
-    /// The class (block) of corner coset `corner`, and the symmetry onto its representative.
-    #[inline]
-    pub fn class_sym(&self, corner: usize) -> (u64, usize) {
-        let cs = self.class_sym[corner];
-        (
-            (cs >> self.bits) as u64,
-            (cs & ((1 << self.bits) - 1)) as usize,
-        )
-    }
-
-    /// Edge part `x` conjugated by symmetry `s` (one of the layout's symmetries).
-    #[inline(always)]
-    pub fn conj(&self, x: usize, s: usize) -> u32 {
-        self.edges.conj[x * self.edges.syms + s].into()
-    }
-}
+/// Bits of the symmetry in [`Sym48Layout`]'s `class_sym` and in a map (`m << SYM_BITS | sym`).
+const SYM_BITS: u32 = 6;
 
 impl Sym48Layout {
     pub fn new() -> Sym48Layout {
-        CosetLayout::with(&CornerCoset::get().classes, SliceSep::get())
+        let classes = &CornerCoset::get().classes;
+        Sym48Layout {
+            classes,
+            class_sym: classes.packed(SYM_BITS),
+            corner_moves: CornerCoset::moves(),
+            edges: SliceSep::get(),
+        }
+    }
+
+    /// Separation `x` conjugated by symmetry `s`.
+    #[inline(always)]
+    fn conj(&self, x: usize, s: usize) -> u32 {
+        self.edges.conj[x * 48 + s] as u32
     }
 }
 
@@ -286,11 +256,11 @@ impl Default for Sym48Layout {
     }
 }
 
-impl<T: Copy + Into<u32> + Sync, const INNER: u32> Layout for CosetLayout<T, INNER> {
-    const INNER: u32 = INNER;
+impl Layout for Sym48Layout {
+    const INNER: u32 = N_SLICE_SEP as u32;
     /// The representative's corner coset value.
     type Pos = u32;
-    /// `m << bits | s`: the move and the symmetry to the target's representative.
+    /// `m << SYM_BITS | s`: the move and the symmetry to the target's representative.
     type Map = u32;
 
     fn blocks(&self) -> u64 {
@@ -305,20 +275,20 @@ impl<T: Copy + Into<u32> + Sync, const INNER: u32> Layout for CosetLayout<T, INN
     #[inline]
     fn image(&self, cc: &u32, m: usize) -> (u64, u32) {
         let cs = self.class_sym[self.corner_moves[*cc as usize * N_MOVES + m] as usize];
-        let mask = (1 << self.bits) - 1;
+        let mask = (1 << SYM_BITS) - 1;
         (
-            (cs >> self.bits) as u64,
-            (m as u32) << self.bits | (cs & mask),
+            (cs >> SYM_BITS) as u64,
+            (m as u32) << SYM_BITS | (cs & mask),
         )
     }
 
     #[inline(always)]
     fn apply(&self, map: u32, x: u32) -> u32 {
         let (m, s) = (
-            (map >> self.bits) as usize,
-            (map & ((1 << self.bits) - 1)) as usize,
+            (map >> SYM_BITS) as usize,
+            (map & ((1 << SYM_BITS) - 1)) as usize,
         );
-        let moved = self.edges.moves[x as usize * N_MOVES + m].into();
+        let moved = self.edges.moves[x as usize * N_MOVES + m];
         self.conj(moved as usize, s)
     }
 
