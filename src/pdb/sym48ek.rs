@@ -575,6 +575,44 @@ mod tests {
         marks.0.into_inner().unwrap()
     }
 
+    /// `e4` is built capped at [`CAP`] but its file holds what its exact distances give: the
+    /// base of its exact histogram (the one the earlier 16-symmetry BFS recorded, max 13,
+    /// `results/build-sym48.md`) is that of the capped one, its top code reads "base + 3 or
+    /// more" with base + 3 at most the cap, and the lines of a table and of its copy capped
+    /// at the cap are the same bytes (every line holding an entry at most the cap). Fails if
+    /// [`EXACT_DEPTH`] or `e4`'s store change so that the file would.
+    #[test]
+    fn sym48e4_file_does_not_feel_the_cap() {
+        let exact: [u64; 14] = [
+            1, 1, 4, 34, 332, 3728, 43797, 523694, 6271156, 69670222, 539602979, 1141151586,
+            123807821, 3845,
+        ];
+        assert_eq!(exact.iter().sum::<u64>(), entries(4));
+        let mut capped = exact[..=CAP as usize].to_vec();
+        capped[CAP as usize] += exact[CAP as usize + 1..].iter().sum::<u64>();
+        let base = Format::line_base(&exact);
+        assert_eq!(Format::line_base(&capped), base);
+        assert_eq!(store(4), Store::Lines { base: None });
+        assert!(
+            base + 3 <= CAP,
+            "base {base}: the cap {CAP} would read below base + 3"
+        );
+        let mut rng = Rng::new(73);
+        let n = 252 * 40 + 17;
+        let (t, c) = (NibbleTable::new_unknown(n), NibbleTable::new_unknown(n));
+        for i in 0..n {
+            // Values 9..13, one entry of each line at most the cap.
+            let v = if i % 252 == 5 {
+                12
+            } else {
+                9 + rng.below(5) as u8
+            };
+            t.lower(i, v);
+            c.lower(i, v.min(CAP));
+        }
+        assert!(t.to_lines(base) == c.to_lines(base));
+    }
+
     /// The build's marks: the lines and the exact histogram are those of a nibble table given
     /// the same marks, the rest read as the cap; marks at or below the base are counted once
     /// an entry, at their least.
