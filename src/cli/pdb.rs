@@ -85,8 +85,8 @@ fn report_stale(dir: &std::path::Path) {
     for t in optcube::sys::files::stale_temporaries(dir) {
         let mb = std::fs::metadata(&t).map_or(0, |m| m.len() >> 20);
         eprintln!(
-            "stale temporary file {} ({mb} MB): left by an interrupted write whose process is \
-             gone; delete it (the next `optcube pdb build` of that table does)",
+            "stale temporary file {} ({mb} MB): left by an interrupted write (no \
+             process holds its lock); delete it (the next `optcube pdb build` of that table does)",
             t.display()
         );
     }

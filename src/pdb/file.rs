@@ -7,8 +7,9 @@
 //! bits per entry, payload length, depth histogram, XXH3-64 checksum of the payload, generator
 //! and program version. The rest of the header is zeros.
 //!
-//! Files are written to `NAME.pdb.tmp-PID` and renamed into place after `fsync`, so a killed
-//! build never leaves a file that looks complete. Loading checks magic, format, pattern, pattern
+//! Files are written to a locked temporary `NAME.pdb.tmp-…` and renamed into place after `fsync`
+//! ([`crate::sys::files`]), so a killed build never leaves a file that looks complete. Missing
+//! tables are built under the directory's build lock, so concurrent processes build each once. Loading checks magic, format, pattern, pattern
 //! version, size and checksum, and refuses anything else with an error naming the file and what
 //! is wrong. `NAME.pdb.zst` (zstd) copies move tables between machines; a table whose `.pdb` is
 //! missing is read from its `.zst` copy transparently (decompressed into memory).
@@ -223,18 +224,28 @@ pub fn open_or_build<T, E: From<TableError>>(
         path: dir.to_path_buf(),
         source,
     })?;
-    let mut tables: Vec<Option<T>> = Vec::with_capacity(kinds.len());
+    let mut tables: Vec<Option<T>> = (0..kinds.len()).map(|_| None).collect();
     // Load what exists first, so a bad file is reported before any slow build.
-    for kind in kinds {
-        let path = table_path(dir, &kind.name);
-        let table = if is_present(&path)? {
-            Some(load(&path, kind)?)
-        } else {
-            None
-        };
-        tables.push(table);
+    let mut load_present = |tables: &mut Vec<Option<T>>| -> Result<(), TableError> {
+        for (i, kind) in kinds.iter().enumerate() {
+            let path = table_path(dir, &kind.name);
+            if tables[i].is_none() && is_present(&path)? {
+                tables[i] = Some(load(&path, kind)?);
+            }
+        }
+        Ok(())
+    };
+    load_present(&mut tables)?;
+    let mut missing: Vec<usize> = (0..kinds.len()).filter(|&i| tables[i].is_none()).collect();
+    // One process builds, others wait for it and then load what it wrote.
+    let _lock = (!missing.is_empty()).then(|| {
+        let names: Vec<&str> = missing.iter().map(|&i| kinds[i].name.as_str()).collect();
+        build_lock(dir, &names.join(", "))
+    });
+    if !missing.is_empty() {
+        load_present(&mut tables)?;
+        missing.retain(|&i| tables[i].is_none());
     }
-    let missing: Vec<usize> = (0..kinds.len()).filter(|&i| tables[i].is_none()).collect();
     if !missing.is_empty() {
         let built = build(&missing)?;
         assert_eq!(
@@ -250,6 +261,18 @@ pub fn open_or_build<T, E: From<TableError>>(
         .into_iter()
         .map(|t| t.expect("loaded or built"))
         .collect())
+}
+
+/// The right to build `what` in `dir` ([`crate::sys::files::BuildLock`]); while another
+/// process builds there, says on stderr that this one waits, and for whom.
+pub fn build_lock(dir: &Path, what: &str) -> crate::sys::files::BuildLock {
+    crate::sys::files::BuildLock::acquire(dir, what, |holder| {
+        eprintln!(
+            "waiting for {holder} to finish in {}; then this process loads what it needs \
+             from there: {what}",
+            dir.display()
+        )
+    })
 }
 
 /// The zstd copy's path of a table file.

@@ -24,13 +24,14 @@ pub struct SetSpec {
     pub help: &'static str,
     /// Its tables in lookup order; a coset set: its coset table, then the [`FALLBACKS`].
     pub tables: &'static [Pattern],
-    /// Rank when `solve` picks among the sets present, fastest first (`None`: only when
-    /// named), as measured on random 17-movers (`results/memory-choices.md`; `docs/tables.md`,
+    /// Rank when `solve` picks among the sets present, fastest first; every set has one, so a
+    /// complete set in the directory is always used rather than a first-use build beside it.
+    /// As measured on random 17-movers (`results/memory-choices.md`; `docs/tables.md`,
     /// "The `sym48e6` table"). With their fallbacks the coset sets are also faster than `korf`
     /// in and near their subgroup (`results/solve-bench-structured.md`), so a coset set
     /// present always goes first; `sym48e7` and `sym48e8` are faster still, though not by
     /// GB·s, and are only ever there when built by hand.
-    pub solve_rank: Option<u8>,
+    pub solve_rank: u8,
     /// For the sets a first use may build: seconds the build takes on the 2-core machine of
     /// `results/build-sym48.md` and `results/fallbacks.md`, fallbacks included. `korf` is never
     /// built for a newcomer: it needs minutes to hours for a random position, where `sym48`
@@ -55,7 +56,7 @@ const fn coset_set(
         name,
         help,
         tables,
-        solve_rank: Some(solve_rank),
+        solve_rank,
         first_build_secs,
     }
 }
@@ -75,21 +76,23 @@ pub const SETS: [SetSpec; 8] = [
             Pattern::EDGES7B,
             Pattern::EDGEPERM,
         ],
-        solve_rank: Some(6),
+        solve_rank: 6,
         first_build_secs: None,
     },
     SetSpec {
         name: "korf6",
         help: "corners and two 6-edge tables: 86 MB",
         tables: &[Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B],
-        solve_rank: None,
+        // The weakest: picked only when nothing better is present (these are also the coset
+        // sets' fallbacks, which a present coset table goes before).
+        solve_rank: 7,
         first_build_secs: None,
     },
     SetSpec {
         name: "huge",
         help: "phase1sorted + corners: 2.3 GB, random positions",
         tables: &[Pattern::PHASE1_SORTED, Pattern::CORNERS],
-        solve_rank: Some(4),
+        solve_rank: 4,
         first_build_secs: Some(80),
     },
     coset_set(
@@ -209,7 +212,7 @@ pub fn describe_sets() -> String {
 
 /// The sets `solve` may pick, fastest first ([`SetSpec::solve_rank`]).
 fn ranked() -> Vec<&'static SetSpec> {
-    let mut ranked: Vec<_> = SETS.iter().filter(|s| s.solve_rank.is_some()).collect();
+    let mut ranked: Vec<_> = SETS.iter().collect();
     ranked.sort_by_key(|s| s.solve_rank);
     ranked
 }
@@ -362,28 +365,43 @@ pub fn build_missing(
     mode: ProgressMode,
 ) -> Result<Vec<BuildReport>, SetError> {
     create_dir(dir)?;
-    let mut todo = Vec::new();
     let mut reports = Vec::new();
-    let mut invalid = Vec::new();
-    for &p in patterns {
-        let path = table_path(dir, p.name());
-        if force || !file::is_present(&path)? {
-            todo.push(p);
-            continue;
-        }
-        match file::load(&path, p) {
-            Ok((_, info)) => reports.push(BuildReport {
-                pattern: p,
-                path,
-                seconds: None,
-                info,
-                replaced: None,
-            }),
-            Err(e) => {
-                invalid.push((p, e.to_string()));
+    // Sorts `patterns` into valid files (reported as kept) and the tables to build, with why
+    // each invalid file is replaced.
+    let mut sort = |patterns: &[Pattern]| -> Result<_, SetError> {
+        let (mut todo, mut invalid) = (Vec::new(), Vec::new());
+        for &p in patterns {
+            let path = table_path(dir, p.name());
+            if force || !file::is_present(&path)? {
                 todo.push(p);
+                continue;
+            }
+            match file::load(&path, p) {
+                Ok((_, info)) => reports.push(BuildReport {
+                    pattern: p,
+                    path,
+                    seconds: None,
+                    info,
+                    replaced: None,
+                }),
+                Err(e) => {
+                    invalid.push((p, e.to_string()));
+                    todo.push(p);
+                }
             }
         }
+        Ok((todo, invalid))
+    };
+    let (mut todo, mut invalid) = sort(patterns)?;
+    // One process builds, others wait for the lock and then find the tables there. It is
+    // taken only when something is to be built, so a set that is present never waits on
+    // another set's build.
+    let _lock = (!todo.is_empty()).then(|| {
+        let names: Vec<&str> = todo.iter().map(|p| p.name()).collect();
+        file::build_lock(dir, &names.join(", "))
+    });
+    if !todo.is_empty() && !force {
+        (todo, invalid) = sort(&todo)?;
     }
     let mut built = build(dir, &todo, method, mode)?;
     for r in built.iter_mut() {
@@ -544,6 +562,23 @@ mod tests {
         for (set, _) in first_build() {
             assert!(resolve_set(set).is_some(), "{set}");
         }
+        // Any complete set counts, the weakest too: korf6 alone is used, not passed over for
+        // a first-use build.
+        for t in ["corners", "edges6a", "edges6b"] {
+            std::fs::write(table_path(&dir, t), b"x").unwrap();
+        }
+        assert_eq!(strongest_present(&dir), Some("korf6"));
+        assert_eq!(
+            choose(&dir, Some(24 * gb)),
+            Choice {
+                set: "korf6",
+                present: true,
+                reason: format!("the fastest set whose tables are in {}", dir.display()),
+            }
+        );
+        for t in ["corners", "edges6a", "edges6b"] {
+            std::fs::remove_file(table_path(&dir, t)).unwrap();
+        }
         std::fs::write(table_path(&dir, "sym48e0"), b"x").unwrap();
         assert_eq!(strongest_present(&dir), Some("sym48"));
         std::fs::write(table_path(&dir, "phase1sorted"), b"x").unwrap();
@@ -573,10 +608,11 @@ mod tests {
     #[test]
     fn sets_are_declared_once_and_consistently() {
         let names: Vec<_> = SETS.iter().map(|s| s.name).collect();
-        let mut ranks: Vec<_> = SETS.iter().filter_map(|s| s.solve_rank).collect();
+        let mut ranks: Vec<_> = SETS.iter().map(|s| s.solve_rank).collect();
         ranks.sort();
         ranks.dedup();
-        assert_eq!(ranks.len(), solve_preference().len());
+        assert_eq!(ranks.len(), SETS.len(), "every set is ranked, once");
+        assert_eq!(solve_preference().len(), SETS.len());
         for s in &SETS {
             assert_eq!(
                 names.iter().filter(|&&n| n == s.name).count(),
@@ -589,8 +625,6 @@ mod tests {
             if s.tables[0].coset_holds_half_turns() {
                 assert_eq!(s.tables[1..], FALLBACKS, "{}", s.name);
             }
-            // A set a first use may build is one `solve` would pick once built.
-            assert!(s.first_build_secs.is_none() || s.solve_rank.is_some());
         }
         assert_eq!(solve_preference()[0], "sym48e8");
         assert_eq!(
