@@ -12,6 +12,12 @@ mod stats;
 
 /// Exit status for bad input or bad files.
 pub const EXIT_BAD_INPUT: i32 = 2;
+/// No solution within the limit asked: the optimal solver's `--max-depth` (every shorter length
+/// searched, none solves) or the two-phase solver's `--max-length` within `--timeout`. The
+/// output says what was proved or found; success (0) would read as "solved".
+pub const EXIT_NOT_FOUND: i32 = 3;
+/// A search stopped by Ctrl-C (128 + SIGINT), after printing the bound it proved.
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Parser)]
 #[command(
@@ -136,8 +142,11 @@ fn scramble(
         match &twophase {
             None => writeln!(out, "{}", cube.to_facelets())?,
             Some(tp) => {
+                // One thread: the first solution found is then the same on every run, so
+                // the seed fixes the moves too (several threads race to different ones).
                 let solution = tp
-                    .solve(&cube, 20, std::time::Duration::from_secs(60))
+                    .solve_with(&cube, 20, std::time::Duration::from_secs(60), 1)
+                    .solution
                     .ok_or_else(|| Failure("internal error: no two-phase solution found".into()))?;
                 let moves = optcube::cube::invert_sequence(&solution);
                 // The scramble must recreate the position exactly.

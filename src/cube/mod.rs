@@ -29,6 +29,10 @@ pub enum InputError {
     Moves(#[from] ParseError),
     #[error(transparent)]
     Facelets(#[from] FaceletError),
+    /// Nothing but white space: refused rather than read as the solved cube, which no one
+    /// means by it (the CLI and Python say the same words).
+    #[error("the scramble is empty: pass its moves (\"R U2 F'\") or a 54-letter facelet string")]
+    Empty,
 }
 
 /// Whether [`parse_position`] reads `s` as facelets: 40 characters or more, with no space,
@@ -39,10 +43,12 @@ pub fn looks_like_facelets(s: &str) -> bool {
 }
 
 /// Reads one position: a 54-character string of face letters is taken as facelets, anything
-/// else as a scramble.
+/// else as a scramble. An empty or all-blank text is [`InputError::Empty`].
 pub fn parse_position(s: &str) -> Result<Cube, InputError> {
     let t = s.trim();
-    if looks_like_facelets(t) {
+    if t.is_empty() {
+        Err(InputError::Empty)
+    } else if looks_like_facelets(t) {
         Ok(Cube::from_facelets(t)?)
     } else {
         Ok(Cube::from_moves(&parse_moves(t)?))

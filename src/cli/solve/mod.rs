@@ -14,6 +14,7 @@ use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::solvers::outcome::Outcome;
+use optcube::solvers::twophase::TwoPhase;
 use optcube::stats::BatchSummary;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -163,22 +164,37 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
         return Ok(vec![(f.trim().to_string(), c)]);
     }
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
+        // Read as bytes and decoded line by line, so that text which is not UTF-8 is named by
+        // its line like any other bad line.
+        let bytes = std::fs::read(path)
             .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
         let mut out = Vec::new();
         let mut errors = Vec::new();
-        for (n, line) in text.lines().enumerate() {
+        for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let at = format!("{}:{}", path.display(), n + 1);
+            let Ok(line) = std::str::from_utf8(line) else {
+                errors.push(format!("{at}: not UTF-8 text"));
+                continue;
+            };
             let t = line.split('#').next().unwrap_or("").trim();
             if t.is_empty() {
                 continue;
             }
             match parse_position(t) {
                 Ok(c) => out.push((t.to_string(), c)),
-                Err(e) => errors.push(format!("{}:{}: {e}", path.display(), n + 1)),
+                Err(e) => errors.push(format!("{at}: {e}")),
             }
         }
         if !errors.is_empty() {
             return Err(Failure(errors.join("\n")));
+        }
+        // Said before any table is loaded: an empty batch is almost always the wrong file.
+        if out.is_empty() {
+            return Err(Failure(format!(
+                "{} holds no positions (only blank lines and # comments): one scramble or \
+                 facelet string a line",
+                path.display()
+            )));
         }
         return Ok(out);
     }
@@ -189,9 +205,7 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
         ));
     };
     if s.trim().is_empty() {
-        return Err(Failure(
-            "the scramble is empty: pass its moves (\"R U2 F'\"), or --facelets STR".into(),
-        ));
+        return Err(Failure(optcube::cube::InputError::Empty.to_string()));
     }
     // A facelet string given as the scramble is read as facelets, as in `--file` (read as
     // moves it would be a different position); said once on stderr.
@@ -413,10 +427,13 @@ fn upper_bounds(
     inputs: &[(String, Cube)],
     threads: usize,
 ) -> Result<Vec<UpperBound>, Failure> {
+    let none = || Ok(vec![None; inputs.len()]);
     if args.no_upper_bound {
-        return Ok(vec![None; inputs.len()]);
+        return none();
     }
-    let tp = optcube::solvers::twophase::TwoPhase::open(dir, ProgressMode::auto())?;
+    let Some(tp) = open_twophase_for_bounds(dir)? else {
+        return none();
+    };
     Ok(inputs
         .iter()
         .map(|(_, cube)| {
@@ -427,6 +444,45 @@ fn upper_bounds(
             optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
         })
         .collect())
+}
+
+/// The two-phase solver for the upper bounds, or `None` (said once on stderr) where its tables
+/// can be neither loaded nor written: they serve only the bound, so a table directory that is
+/// read-only or full must not stop a solve whose own tables are there. Missing tables are built
+/// and saved only where the directory takes new files and has room for them (checked first,
+/// so nothing is built in vain); a write that fails all the same skips the bound too. A
+/// damaged or stale file is still an error: it is never used, and the message says how to
+/// rebuild it.
+fn open_twophase_for_bounds(dir: &std::path::Path) -> Result<Option<TwoPhase>, Failure> {
+    use optcube::pdb::file::{TableError, is_present, table_path};
+    let skip = |why: String| {
+        eprintln!("no two-phase upper bound: {why}; solving without it");
+        Ok(None)
+    };
+    let all_present = (optcube::solvers::twophase::TABLE_NAMES.iter())
+        .all(|n| is_present(&table_path(dir, n)).unwrap_or(false));
+    if !all_present {
+        if let Err(e) = optcube::sys::files::check_writable(dir) {
+            return skip(format!(
+                "its tables are not in {} and cannot be written there ({e})",
+                dir.display()
+            ));
+        }
+        let need: u64 = TwoPhase::kinds().iter().map(|k| k.payload_bytes()).sum();
+        if let Some(free) = optcube::sys::free_disk(dir).filter(|&f| f < need + (16 << 20)) {
+            return skip(format!(
+                "its tables need {} MB in {}, {} MB are free",
+                need >> 20,
+                dir.display(),
+                free >> 20
+            ));
+        }
+    }
+    match TwoPhase::open(dir, ProgressMode::auto()) {
+        Ok(tp) => Ok(Some(tp)),
+        Err(e @ TableError::Io { .. }) => skip(e.to_string()),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
@@ -453,7 +509,6 @@ fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32
 }
 
 fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
-    use optcube::solvers::twophase::TwoPhase;
     if args.timeout.is_nan() || args.timeout <= 0.0 {
         return Err(Failure(
             "--timeout must be a positive number of seconds".into(),

@@ -7,16 +7,20 @@ use optcube::cube::format_moves;
 use optcube::search::Iteration;
 use optcube::solvers::outcome::{Detail, Outcome};
 
-/// The exit status an outcome asks for: 130 when interrupted, 1 when the two-phase solver found
-/// nothing within its length limit, else 0.
+/// The exit status an outcome asks for: [`EXIT_INTERRUPTED`](crate::cli::EXIT_INTERRUPTED) when
+/// interrupted, [`EXIT_NOT_FOUND`](crate::cli::EXIT_NOT_FOUND) when no solution is within the
+/// limit asked (either solver), else 0.
 pub fn status(o: &Outcome) -> i32 {
     match o.detail {
         Detail::Optimal {
             interrupted: true, ..
-        } => 130,
+        } => super::super::EXIT_INTERRUPTED,
+        // The search ended at --max-depth: every shorter length was searched, none solves.
+        Detail::Optimal { .. } if o.solution.is_none() => super::super::EXIT_NOT_FOUND,
+        // Nothing of at most --max-length moves within --timeout (the best found is printed).
         Detail::Twophase {
             within_max_length: false,
-        } => 1,
+        } => super::super::EXIT_NOT_FOUND,
         _ => 0,
     }
 }

@@ -137,7 +137,11 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                     ""
                 }
             ));
-            Ok(if interrupted { 130 } else { 0 })
+            Ok(if interrupted {
+                crate::cli::EXIT_INTERRUPTED
+            } else {
+                0
+            })
         })?;
     }
     let missing = opened.missing();
