@@ -265,6 +265,7 @@ pub fn solve_in(
         found: Vec::new(),
         wanted: opts.solutions.max(1),
         nodes: 0,
+        next_check: 0,
         min_exceeded: u8::MAX,
         stop,
     };
@@ -281,6 +282,7 @@ pub fn solve_in(
         }
         let t = Instant::now();
         search.nodes = 0;
+        search.next_check = 0;
         search.min_exceeded = u8::MAX;
         search.dfs(cube, &q, 0, bound, 3);
         result.nodes += search.nodes;
@@ -325,6 +327,8 @@ struct Search<'a> {
     /// How many solutions to find before stopping.
     wanted: usize,
     nodes: u64,
+    /// The node count at which the stop flag is looked at next.
+    next_check: u64,
     min_exceeded: u8,
     stop: &'a AtomicBool,
 }
@@ -332,10 +336,16 @@ struct Search<'a> {
 impl Search<'_> {
     /// Searches below the node `p` (inverse `q`) reached at cost `g` after a syllable on
     /// `last_axis` (3: none), recording the solutions of cost `bound` in `found`; true once it
-    /// holds as many as wanted.
+    /// holds as many as wanted, or once the search is stopped: either way every caller up to
+    /// the root returns at once (a stop seen deep in the tree must not let the siblings above
+    /// go on, or Ctrl-C and Python's `timeout=` would wait for the iteration's end).
     fn dfs(&mut self, p: &Cube, q: &Cube, g: u8, bound: u8, last_axis: usize) -> bool {
-        if self.nodes & 0xffff == 0 && self.stop.load(Relaxed) {
-            return false;
+        if self.nodes >= self.next_check {
+            // About every 65,536 nodes (a node count passes multiples without landing on one).
+            self.next_check = self.nodes + 0x1_0000;
+            if self.stop.load(Relaxed) {
+                return true;
+            }
         }
         for k in 0..self.syllables.len() {
             let s = &self.syllables[k];
@@ -631,6 +641,39 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 100);
+    }
+
+    /// A stop seen in the tree ends the whole iteration: the search returns at the first node
+    /// that looks at the flag, instead of going on with the siblings of every node above it
+    /// until the iteration's end.
+    #[test]
+    fn a_stop_ends_the_iteration_at_once() {
+        let set = MoveSet::parse("U R F D L B").unwrap();
+        let h = crate::testing::korf6();
+        let c = Cube::from_moves(&parse_moves("R U F D L B R2 U' F2 D' L B2 R' U2").unwrap());
+        let q = c.inverse();
+        let stop = AtomicBool::new(true);
+        let mut search = Search {
+            h,
+            dual: false,
+            syllables: set.syllables(),
+            path: Vec::new(),
+            found: Vec::new(),
+            wanted: 1,
+            nodes: 0,
+            // The root does not look at the flag; the first node entered below it does.
+            next_check: 1,
+            min_exceeded: u8::MAX,
+            stop: &stop,
+        };
+        let bound = h.value(&c, &q, false) + 4;
+        assert!(
+            search.dfs(&c, &q, 0, bound, 3),
+            "the stop unwinds to the root"
+        );
+        // The root's children made before the first was entered, and no more.
+        assert!(search.nodes <= 18, "{} nodes after the stop", search.nodes);
+        assert!(search.found.is_empty());
     }
 
     /// Positions outside a subset's reach are named by the cheap tests.
