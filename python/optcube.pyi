@@ -2,7 +2,10 @@
 
 The same engine as the `optcube` command line: results carry the fields of
 `optcube solve --json`, every solution is checked on its position, bad input raises
-ValueError with the CLI's message, and a damaged table raises TableError naming the file.
+ValueError with the CLI's message (an empty or blank position too: it is never read as the
+solved cube), an integer argument out of range raises ValueError naming the argument and its
+range (`max_depth must be between 0 and 255, not 1000`), and a damaged table raises TableError
+naming the file.
 """
 
 from os import PathLike
@@ -58,7 +61,9 @@ class Result:
         """Optimal solver: with solve_all(..., unique="symmetry"), the number of classes of
         optimal solutions under the position's symmetries (solutions holds the least of each)."""
     @property
-    def interrupted(self) -> bool: ...
+    def interrupted(self) -> bool:
+        """Optimal solver: the search was stopped before its end (a timeout, Solver.cancel());
+        optimal is then False and lower_bound is the bound the search proved."""
     @property
     def iterations(self) -> Optional[List[Dict[str, Any]]]:
         """Optimal solver: one dict per IDA* iteration (bound, nodes, seconds)."""
@@ -81,7 +86,12 @@ class Solver:
     tables are in pdb_dir (sym48e8, sym48e7, sym48e6, sym48e4, huge, sym48), else the
     fastest of sym48e6, sym48e4, huge, sym48 whose build fits in the memory
     available (built now), as the CLI's solve. A damaged table file raises TableError (it is
-    never rebuilt behind your back: delete it, or run optcube pdb build).
+    never rebuilt behind your back: delete it, or run optcube pdb build). max_depth is 0..255
+    (ValueError otherwise), threads 1 to four a core (or 64).
+
+    Searches stop early three ways: Ctrl-C raises KeyboardInterrupt; timeout= (seconds, > 0)
+    and cancel() (from another thread) return the Result with interrupted=True, optimal=False
+    and the lower_bound the search proved, as the CLI's Ctrl-C does.
     """
 
     def __new__(
@@ -94,24 +104,35 @@ class Solver:
         max_depth: int = 20,
         successors: bool = True,
     ) -> "Solver": ...
-    def solve(self, position: str) -> Result:
-        """Solve a scramble or a 54-character facelet string optimally.
+    def solve(self, position: str, timeout: Optional[float] = None) -> Result:
+        """Solve a scramble or a 54-character facelet string optimally (an empty or blank one
+        raises ValueError).
 
-        Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
+        timeout (seconds, > 0) stops the search and returns its Result, interrupted, with the
+        bound it proved. Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
     def solve_all(
-        self, position: str, limit: Optional[int] = None, unique: Optional[str] = None
+        self,
+        position: str,
+        limit: Optional[int] = None,
+        unique: Optional[str] = None,
+        timeout: Optional[float] = None,
     ) -> Result:
         """Solve optimally and collect the optimal solutions: all of them, or the first
         `limit` in the search's order (the same on any number of threads). Canonical
         sequences (`U D`, never `D U`), sorted, each checked on the position.
         unique="symmetry" keeps the least solution of each class under the position's own
-        symmetries (symmetry_classes gives their number; needs limit=None)."""
-    def solve_in(self, position: str, moveset: str, all: bool = False) -> Result:
+        symmetries (symmetry_classes gives their number; needs limit=None). timeout as for
+        solve (the Result then holds no solutions)."""
+    def solve_in(
+        self, position: str, moveset: str, all: bool = False, timeout: Optional[float] = None
+    ) -> Result:
         """Solve with the turns of moveset only ("R U", "U D R L F2 B2"), optimally among the
         sequences they make (as the CLI's solve --moveset). Two adjacent faces read the exact
         <R,U> table (built in pdb_dir on first use); other sets are searched with this
         solver's tables on one thread. all=True collects every optimal solution. A position
-        the set cannot reach raises ValueError."""
+        the set cannot reach raises ValueError. timeout (or cancel()) stops that search (it
+        notices at the end of its current iteration); a lookup in the exact table is not
+        stopped (it takes milliseconds)."""
     def run_study(
         self,
         count: int,
@@ -123,10 +144,18 @@ class Solver:
     ) -> Dict[str, Any]:
         """Run or resume the optimal-length study of seed's first count positions into the
         JSON-lines file out (as `optcube stats lengths`): finished positions are skipped, each
-        new one appended; Ctrl-C stops cleanly. shard="K/N", moves=L (scramble studies).
+        new one appended; Ctrl-C or cancel() stops cleanly (interrupted in the dict).
+        shard="K/N", moves=L (scramble studies).
         Returns finished, total, interrupted, missing; the records are read_study(out)."""
-    def solve_many(self, positions: Iterable[str]) -> List[Result]:
-        """Solve each position in order; bad input raises before any search."""
+    def solve_many(
+        self, positions: Iterable[str], timeout: Optional[float] = None
+    ) -> List[Result]:
+        """Solve each position in order; bad input raises before any search. timeout is each
+        position's own; a cancel() stops the whole call (the positions not yet searched come
+        back interrupted at once)."""
+    def cancel(self) -> None:
+        """Stop every search of this Solver running now (callable from any thread): each call
+        returns its Result with interrupted=True. Searches begun after are not affected."""
     @property
     def pdb_dir(self) -> str: ...
     @property
@@ -145,13 +174,14 @@ def twophase(
     pdb_dir: Optional[_Path] = None,
     threads: Optional[int] = None,
 ) -> Result:
-    """Kociemba's two-phase solver: the first solution of at most max_length moves (20)."""
+    """Kociemba's two-phase solver: the first solution of at most max_length moves (20), or
+    the shortest found within timeout seconds (> 0; float("inf"): no limit)."""
 
 def thistlethwaite(position: str, pdb_dir: Optional[_Path] = None) -> Result:
     """Thistlethwaite's four-phase solver."""
 
 def facelets(scramble: str) -> str:
-    """The 54-character facelet string of a scramble."""
+    """The 54-character facelet string of a scramble ("" is the solved cube's, as the CLI's)."""
 
 def is_valid(facelets: str) -> bool:
     """Is this facelet string a valid, reachable position?"""

@@ -5,29 +5,36 @@
 //!
 //! Invariants:
 //! - The GIL is released while tables are built or loaded and while a solver searches.
-//! - An optimal search runs on a helper thread; the calling thread polls Python's signal
-//!   handlers every 50 ms, so Ctrl-C sets the search's stop flag, the search returns cleanly and
-//!   the call raises `KeyboardInterrupt`.
-//! - Bad input raises `ValueError` with the CLI's message; a damaged or stale table raises
-//!   `optcube.TableError` (an `OSError`) naming the file.
+//! - An optimal search runs on a helper thread ([`interrupt`]): Ctrl-C stops it cleanly and
+//!   raises `KeyboardInterrupt`; a `timeout=` or `Solver.cancel()` stops it and the call
+//!   returns its result, interrupted, with the bound it proved.
+//! - Bad input raises `ValueError` with the CLI's message (an empty position too: never read
+//!   as the solved cube), an integer argument out of its type's range `ValueError` naming the
+//!   argument and the range ([`args`]), never a bare `OverflowError`; a damaged or stale table
+//!   raises `optcube.TableError` (an `OSError`) naming the file.
+//!
+//! [`Outcome`]: optcube::solvers::outcome::Outcome
 
-use optcube::cube::{Cube, Rng, format_moves, parse_moves, parse_position};
+mod args;
+mod interrupt;
+mod outcome;
+mod solver;
+
+use optcube::cube::{Cube, Rng, parse_moves, parse_position};
 use optcube::pdb::ru::RuTable;
-use optcube::pdb::set::{self, SetError, default_dir, resolve_names};
+use optcube::pdb::set::{SetError, default_dir};
 use optcube::progress::ProgressMode;
-use optcube::search::SearchOptions;
-use optcube::search::subset::{self, MoveSet};
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
-use optcube::solvers::outcome::{Detail, Outcome};
+use optcube::solvers::outcome::Outcome;
 use optcube::solvers::thistlethwaite::Thistlethwaite;
 use optcube::solvers::twophase::TwoPhase;
+use outcome::PyOutcome;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use solver::Solver;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, mpsc};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 create_exception!(
@@ -52,7 +59,8 @@ fn set_error(e: SetError) -> PyErr {
     }
 }
 
-/// A position from a scramble or a 54-character facelet string, with the CLI's messages.
+/// A position from a scramble or a 54-character facelet string, with the CLI's messages: an
+/// empty or all-blank text is refused (`InputError::Empty`, the words of `optcube solve ""`).
 fn position(text: &str) -> PyResult<Cube> {
     parse_position(text).map_err(|e| match e {
         optcube::cube::InputError::Facelets(f) => value_error(format!("invalid position: {f}")),
@@ -78,473 +86,10 @@ fn pooled<T: Send>(py: Python<'_>, threads: usize, work: impl FnOnce() -> T + Se
     Ok(py.detach(|| pool.install(work)))
 }
 
-/// Runs `work(stop)` on a helper thread with the GIL released; Ctrl-C (any pending Python
-/// signal) sets `stop`, waits for `work` to return, and is raised after it.
-fn interruptible<T: Send>(
-    py: Python<'_>,
-    work: impl FnOnce(&AtomicBool) -> T + Send,
-) -> PyResult<T> {
-    let stop = AtomicBool::new(false);
-    let mut signal: Option<PyErr> = None;
-    let out = py.detach(|| {
-        std::thread::scope(|s| {
-            let (tx, rx) = mpsc::channel();
-            let stop = &stop;
-            let worker = s.spawn(move || {
-                let _ = tx.send(work(stop));
-            });
-            loop {
-                match rx.recv_timeout(Duration::from_millis(50)) {
-                    Ok(v) => return Some(v),
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        // The worker panicked: its panic is reported below.
-                        let _ = worker.join();
-                        return None;
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if signal.is_none()
-                            && let Err(e) = Python::attach(|py| py.check_signals())
-                        {
-                            signal = Some(e);
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                }
-            }
-        })
-    });
-    match (signal, out) {
-        (Some(e), _) => Err(e),
-        (None, Some(v)) => Ok(v),
-        (None, None) => Err(PyRuntimeError::new_err(
-            "internal error: the search panicked",
-        )),
-    }
-}
-
-/// A solver's answer for one position: the fields of `optcube solve --json`.
-#[pyclass(frozen, module = "optcube", name = "Result")]
-struct PyOutcome {
-    outcome: Outcome,
-    /// The optimal solver's table set (`"set"` in `to_dict`, as in the CLI's JSON).
-    set: Option<String>,
-}
-
-impl PyOutcome {
-    /// Checks the solution on the position (every answer passes through here).
-    fn checked(outcome: Outcome, cube: &Cube) -> PyResult<PyOutcome> {
-        outcome.check(cube).map_err(PyRuntimeError::new_err)?;
-        Ok(PyOutcome { outcome, set: None })
-    }
-
-    /// The outcome of a search with the table set `set`.
-    fn with_set(mut self, set: &str) -> PyOutcome {
-        self.set = Some(set.to_string());
-        self
-    }
-}
-
-#[pymethods]
-impl PyOutcome {
-    /// The input as given.
-    #[getter]
-    fn input(&self) -> &str {
-        &self.outcome.input
-    }
-    /// "optimal", "twophase" or "thistlethwaite".
-    #[getter]
-    fn solver(&self) -> &'static str {
-        self.outcome.solver()
-    }
-    /// The solution in the CLI's notation ("R U2 F'"), or None.
-    #[getter]
-    fn solution(&self) -> Option<String> {
-        self.outcome.solution.as_ref().map(|s| format_moves(s))
-    }
-    /// The solution's moves as a list of tokens.
-    #[getter]
-    fn moves(&self) -> Option<Vec<String>> {
-        self.outcome
-            .solution
-            .as_ref()
-            .map(|s| s.iter().map(|m| m.to_string()).collect())
-    }
-    #[getter]
-    fn length(&self) -> Option<usize> {
-        self.outcome.solution.as_ref().map(Vec::len)
-    }
-    /// True only when a complete search proved no shorter solution exists.
-    #[getter]
-    fn optimal(&self) -> bool {
-        self.outcome.is_optimal()
-    }
-    #[getter]
-    fn nodes(&self) -> u64 {
-        self.outcome.nodes
-    }
-    #[getter]
-    fn seconds(&self) -> f64 {
-        self.outcome.seconds
-    }
-    /// Optimal solver: no solution is shorter than this.
-    #[getter]
-    fn lower_bound(&self) -> Option<u8> {
-        match self.outcome.detail {
-            Detail::Optimal { lower_bound, .. } => Some(lower_bound),
-            _ => None,
-        }
-    }
-    /// Optimal solver: the optimal solutions found (sorted; `Solver.solve_all`), or the one
-    /// solution as a list of one; None without a solution.
-    #[getter]
-    fn solutions(&self) -> Option<Vec<String>> {
-        match self.outcome.collected() {
-            Some(c) => Some(c.solutions.iter().map(|s| format_moves(s)).collect()),
-            None => self.solution().map(|s| vec![s]),
-        }
-    }
-    /// Optimal solver: the number of optimal solutions, once `Solver.solve_all` found them
-    /// all; else None.
-    #[getter]
-    fn optimal_solutions(&self) -> Option<usize> {
-        self.outcome.collected().and_then(|c| c.count())
-    }
-    /// Optimal solver: with `solve_all(..., unique="symmetry")`, the number of classes of
-    /// optimal solutions under the position's symmetries (`solutions` then holds the least of
-    /// each); else None.
-    #[getter]
-    fn symmetry_classes(&self) -> Option<usize> {
-        let c = self.outcome.collected()?;
-        c.up_to_symmetry.map(|_| c.solutions.len())
-    }
-    /// Optimal solver: the search was interrupted.
-    #[getter]
-    fn interrupted(&self) -> bool {
-        self.outcome.interrupted()
-    }
-    /// Optimal solver: one dict per iteration (bound, nodes, seconds).
-    #[getter]
-    fn iterations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.outcome.to_json();
-        to_python(py, v.get("iterations").unwrap_or(&serde_json::Value::Null))
-    }
-    /// Two-phase solver: a solution within the asked length was found.
-    #[getter]
-    fn within_max_length(&self) -> Option<bool> {
-        match self.outcome.detail {
-            Detail::Twophase { within_max_length } => Some(within_max_length),
-            _ => None,
-        }
-    }
-    /// Thistlethwaite solver: the length of each phase before merging.
-    #[getter]
-    fn phase_lengths(&self) -> Option<Vec<usize>> {
-        match &self.outcome.detail {
-            Detail::Thistlethwaite { phases } => Some(phases.iter().map(Vec::len).collect()),
-            _ => None,
-        }
-    }
-    /// The result as a dict with exactly the keys of `optcube solve --json`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut v = self.outcome.to_json();
-        if let Some(set) = &self.set {
-            v["set"] = serde_json::json!(set);
-        }
-        to_python(py, &v)
-    }
-    fn __repr__(&self) -> String {
-        let solution = match self.solution() {
-            Some(s) => format!("{s:?}"),
-            None => "None".into(),
-        };
-        format!(
-            "optcube.Result(solver={:?}, input={:?}, solution={solution}, optimal={})",
-            self.outcome.solver(),
-            self.outcome.input,
-            if self.optimal() { "True" } else { "False" }
-        )
-    }
-}
-
 /// A JSON value as Python objects (through the json module: exactly what `json.loads` of the
 /// CLI's line gives).
 fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (v.to_string(),))
-}
-
-/// The optimal solver with its tables loaded once.
-#[pyclass(frozen, module = "optcube")]
-struct Solver {
-    solver: OptimalSolver,
-    options: SearchOptions,
-    dir: PathBuf,
-    set: String,
-    dual: bool,
-}
-
-#[pymethods]
-impl Solver {
-    #[new]
-    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=20, successors=true))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        py: Python<'_>,
-        pdb_dir: Option<PathBuf>,
-        set: Option<String>,
-        threads: Option<usize>,
-        dual: bool,
-        sym: bool,
-        max_depth: u8,
-        successors: bool,
-    ) -> PyResult<Solver> {
-        let threads = thread_count(threads)?;
-        let dir = dir_or_default(pdb_dir);
-        // As the CLI: the fastest set whose tables are present, else the fastest whose build
-        // fits in the memory available (built now).
-        let set = set.unwrap_or_else(|| {
-            set::choose(&dir, optcube::sys::available_memory())
-                .set
-                .to_string()
-        });
-        let patterns = resolve_names(&[&set]).map_err(set_error)?;
-        let config = OptimalConfig {
-            threads,
-            max_depth,
-            dual,
-            sym,
-            successors,
-            ..OptimalConfig::for_tables(patterns)
-        };
-        let solver = pooled(py, threads, || {
-            OptimalSolver::configured(&dir, &config, ProgressMode::auto())
-        })?
-        .map_err(set_error)?;
-        Ok(Solver {
-            solver,
-            options: config.search_options(),
-            dir,
-            set,
-            dual,
-        })
-    }
-
-    /// Solves one position (a scramble or a facelet string) optimally.
-    fn solve(&self, py: Python<'_>, position: &str) -> PyResult<PyOutcome> {
-        let cube = self::position(position)?;
-        let r = interruptible(py, |stop| self.solver.solve(&cube, &self.options, stop))?;
-        let outcome = Outcome::from_search(position.trim(), r, None, 1);
-        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
-    }
-
-    /// Solves one position and collects its optimal solutions: all of them, or the first
-    /// `limit` in the search's order (the same on any number of threads); every one is checked
-    /// on the position. `unique="symmetry"` keeps the least of each class under the
-    /// position's symmetries (as the CLI's `--unique symmetry`; needs every solution).
-    #[pyo3(signature = (position, limit=None, unique=None))]
-    fn solve_all(
-        &self,
-        py: Python<'_>,
-        position: &str,
-        limit: Option<usize>,
-        unique: Option<&str>,
-    ) -> PyResult<PyOutcome> {
-        match (unique, limit) {
-            (None, _) | (Some("symmetry"), None) => {}
-            (Some("symmetry"), Some(_)) => {
-                return Err(value_error(
-                    "unique=\"symmetry\" needs every solution: no limit",
-                ));
-            }
-            (Some(other), _) => {
-                return Err(value_error(format!(
-                    "unique must be \"symmetry\" or None, not {other:?}"
-                )));
-            }
-        }
-        let solutions = match limit {
-            Some(0) => return Err(value_error("limit must be at least 1")),
-            Some(n) => n,
-            None => optcube::search::ALL_SOLUTIONS,
-        };
-        let opts = SearchOptions {
-            solutions,
-            ..self.options.clone()
-        };
-        let cube = self::position(position)?;
-        let r = interruptible(py, |stop| self.solver.solve(&cube, &opts, stop))?;
-        let mut outcome = Outcome::from_search(position.trim(), r, None, solutions);
-        if let (Some(_), Some(c)) = (unique, outcome.collected_mut()) {
-            c.to_classes(&cube).map_err(value_error)?;
-        }
-        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
-    }
-
-    /// Solves one position with the turns of `moveset` only ("R U", "U D R L F2 B2"),
-    /// optimally among the sequences they make, as the CLI's `solve --moveset`: two adjacent
-    /// faces read the exact <R,U> table (built in pdb_dir on first use, about 2 s), other sets
-    /// are searched with this solver's tables on one thread. `all=True` collects every optimal
-    /// solution. A position the set cannot reach raises ValueError.
-    #[pyo3(signature = (position, moveset, all=false))]
-    fn solve_in(
-        &self,
-        py: Python<'_>,
-        position: &str,
-        moveset: &str,
-        all: bool,
-    ) -> PyResult<PyOutcome> {
-        use optcube::solvers::moveset::{self, Route};
-        let set = MoveSet::parse(moveset).map_err(value_error)?;
-        let cube = self::position(position)?;
-        if let Some(why) = moveset::refusal(&set, &cube) {
-            return Err(value_error(why));
-        }
-        let opts = SearchOptions {
-            solutions: if all {
-                optcube::search::ALL_SOLUTIONS
-            } else {
-                1
-            },
-            ..self.options.clone()
-        };
-        let input = position.trim();
-        let (outcome, label) = match subset::exact_table_symmetry(&set) {
-            Some(sym) => {
-                let table = cached(&RU_TABLE, &self.dir, || {
-                    py.detach(|| RuTable::open(&self.dir, ProgressMode::auto()))
-                        .map_err(table_error)
-                })?;
-                let route = Route::Exact { table: &table, sym };
-                let never = AtomicBool::new(false);
-                let outcome =
-                    py.detach(|| moveset::solve(input, &cube, &set, route, &opts, &never));
-                (outcome, optcube::pdb::ru::TABLE_NAME)
-            }
-            None => (
-                interruptible(py, |stop| {
-                    let route = Route::Search(self.solver.heuristic());
-                    moveset::solve(input, &cube, &set, route, &opts, stop)
-                })?,
-                self.set.as_str(),
-            ),
-        };
-        let outcome = outcome.map_err(PyRuntimeError::new_err)?;
-        Ok(PyOutcome::checked(outcome, &cube)?.with_set(label))
-    }
-
-    /// Runs (or resumes) the optimal-length study of `seed`'s first `count` positions into the
-    /// JSON-lines file `out`, as `optcube stats lengths`: positions already in the file are
-    /// skipped (their records checked), each finished one is appended, and Ctrl-C stops after
-    /// losing at most the position being searched. `shard="K/N"` takes the positions with
-    /// index mod N == K; `moves=L` draws L-move scrambles instead of random positions;
-    /// `count_solutions` also counts each position's optimal solutions. Returns a dict with
-    /// `finished`, `total` (this shard's positions), `interrupted` and `missing` (indices with
-    /// no record yet); the records are `read_study(out)`.
-    #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false))]
-    #[allow(clippy::too_many_arguments)]
-    fn run_study<'py>(
-        &self,
-        py: Python<'py>,
-        count: u64,
-        seed: u64,
-        out: PathBuf,
-        shard: Option<&str>,
-        moves: Option<u32>,
-        count_solutions: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        use optcube::stats::study::{Shard, Study, StudyRun};
-        if count == 0 {
-            return Err(value_error("count: at least 1 position"));
-        }
-        let shard = shard
-            .map(|s| s.parse::<Shard>())
-            .transpose()
-            .map_err(|e| value_error(format!("shard: {e}")))?;
-        let run = StudyRun {
-            study: Study { seed, moves },
-            count,
-            shard,
-            out,
-            count_solutions,
-        };
-        let mut opened = run.open().map_err(|e| value_error(e.to_string()))?;
-        let opts = SearchOptions {
-            solutions: if count_solutions {
-                optcube::search::ALL_SOLUTIONS
-            } else {
-                1
-            },
-            ..self.options.clone()
-        };
-        let solver = &self.solver;
-        let (set, dual) = (self.set.as_str(), self.dual);
-        let interrupted = interruptible(py, |stop| {
-            let r = opened.solve(solver, &opts, set, dual, stop, |_, _| {});
-            (r, opened)
-        })?;
-        let (result, opened) = interrupted;
-        let interrupted = result.map_err(PyRuntimeError::new_err)?;
-        let v = serde_json::json!({
-            "finished": opened.total - opened.todo.len() as u64,
-            "total": opened.total,
-            "interrupted": interrupted,
-            "missing": opened.missing(),
-        });
-        to_python(py, &v)
-    }
-
-    /// Solves every position of an iterable, in order; bad input raises before any search,
-    /// naming the item (its index from 0, and its text).
-    fn solve_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyOutcome>> {
-        let mut inputs = Vec::new();
-        for (i, item) in positions.try_iter()?.enumerate() {
-            let text: String = item?
-                .extract()
-                .map_err(|e| value_error(format!("item {i}: not a string: {e}")))?;
-            let cube = self::position(&text).map_err(|e| {
-                value_error(format!("item {i} ({:?}): {}", text.trim(), e.value(py)))
-            })?;
-            inputs.push((text, cube));
-        }
-        inputs
-            .iter()
-            .map(|(text, _)| self.solve(py, text))
-            .collect()
-    }
-
-    #[getter]
-    fn pdb_dir(&self) -> PathBuf {
-        self.dir.clone()
-    }
-    #[getter]
-    fn set(&self) -> &str {
-        &self.set
-    }
-    #[getter]
-    fn threads(&self) -> usize {
-        self.options.threads
-    }
-    #[getter]
-    fn dual(&self) -> bool {
-        self.dual
-    }
-    /// The tables in lookup order: (name, entries).
-    fn tables(&self) -> Vec<(String, u64)> {
-        self.solver
-            .heuristic()
-            .tables()
-            .iter()
-            .map(|(p, _)| (p.name().to_string(), p.entries()))
-            .collect()
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, dual={})",
-            self.dir.display().to_string(),
-            self.set,
-            self.options.threads,
-            if self.dual { "True" } else { "False" }
-        )
-    }
 }
 
 /// Two-phase and Thistlethwaite tables, opened once per directory and kept.
@@ -571,15 +116,15 @@ fn cached<T>(cache: &Cache<T>, dir: &Path, open: impl FnOnce() -> PyResult<T>) -
 fn twophase(
     py: Python<'_>,
     position: &str,
-    max_length: Option<usize>,
+    #[pyo3(from_py_with = args::max_length)] max_length: Option<usize>,
     timeout: f64,
     pdb_dir: Option<PathBuf>,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
 ) -> PyResult<PyOutcome> {
     let cube = self::position(position)?;
-    if timeout.is_nan() || timeout <= 0.0 {
-        return Err(value_error("timeout must be a positive number of seconds"));
-    }
+    // No deadline (timeout=inf) is one far away: the solver adds it to the present instant,
+    // which a Duration::MAX would overflow.
+    let timeout = args::timeout(Some(timeout))?.map_or(NO_DEADLINE, |t| t.min(NO_DEADLINE));
     let max_length = max_length.unwrap_or(20);
     let threads = thread_count(threads)?;
     let dir = dir_or_default(pdb_dir);
@@ -588,11 +133,13 @@ fn twophase(
             .map_err(table_error)
     })?;
     let t = Instant::now();
-    let r = py
-        .detach(|| solver.solve_with(&cube, max_length, Duration::from_secs_f64(timeout), threads));
+    let r = py.detach(|| solver.solve_with(&cube, max_length, timeout, threads));
     let outcome = Outcome::from_twophase(position.trim(), r, max_length, t.elapsed().as_secs_f64());
     PyOutcome::checked(outcome, &cube)
 }
+
+/// Longer than any run (136 years), short enough to add to an instant.
+const NO_DEADLINE: Duration = Duration::from_secs(u32::MAX as u64);
 
 /// Thistlethwaite's four-phase solver (each phase optimal, the whole not).
 #[pyfunction]
@@ -610,7 +157,9 @@ fn thistlethwaite(py: Python<'_>, position: &str, pdb_dir: Option<PathBuf>) -> P
     PyOutcome::checked(outcome, &cube)
 }
 
-/// The facelet string of a scramble (`optcube facelets SCRAMBLE`).
+/// The facelet string of a scramble (`optcube facelets SCRAMBLE`). A move sequence, not a
+/// position: the empty one is the solved cube's string, as for the CLI (only a position to
+/// solve is refused when empty).
 #[pyfunction]
 fn facelets(scramble: &str) -> PyResult<String> {
     let moves = parse_moves(scramble).map_err(value_error)?;
@@ -635,7 +184,10 @@ fn validate(facelets: &str) -> PyResult<()> {
 /// `n` uniformly random positions as facelet strings, reproducible from `seed` (the same as
 /// `optcube scramble --random N --seed SEED`).
 #[pyfunction]
-fn random_positions(n: usize, seed: u64) -> Vec<String> {
+fn random_positions(
+    #[pyo3(from_py_with = args::n)] n: usize,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+) -> Vec<String> {
     let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| Cube::random(&mut rng).to_facelets())
@@ -687,9 +239,9 @@ fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, Py
 #[pyo3(signature = (max_depth, reduce="sym-inv", threads=None))]
 fn distances<'py>(
     py: Python<'py>,
-    max_depth: u8,
+    #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
     reduce: &str,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     use optcube::coord::positions::Reduction;
     use optcube::stats::distance_job::{DistanceJob, JobError, check_published};

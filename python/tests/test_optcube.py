@@ -357,3 +357,156 @@ def test_run_study_resumes_and_matches_the_cli(solver, pdb, tmp_path):
         solver.run_study(4, 6, out, moves=6, shard="0/2")
     with pytest.raises(ValueError, match="shard"):
         solver.run_study(4, 5, out, shard="3")
+
+
+def test_an_empty_position_is_refused_with_the_cli_message(solver, pdb):
+    # "" and blanks were read as the solved cube, "solved" optimally in 0 moves: every call
+    # taking a position refuses them with the words of `optcube solve ""`.
+    calls = {
+        "solve": solver.solve,
+        "solve_all": solver.solve_all,
+        "solve_in exact": lambda p: solver.solve_in(p, "R U"),
+        "solve_in search": lambda p: solver.solve_in(p, "R U F"),
+        "twophase": lambda p: optcube.twophase(p, pdb_dir=pdb),
+        "thistlethwaite": lambda p: optcube.thistlethwaite(p, pdb_dir=pdb),
+    }
+    for blank in ["", "   ", "\t \n"]:
+        message = cli_error("solve", blank)
+        assert message.startswith("the scramble is empty: pass its moves")
+        for name, call in calls.items():
+            with pytest.raises(ValueError) as e:
+                call(blank)
+            assert str(e.value) == message, name
+        with pytest.raises(ValueError) as e:
+            solver.solve_many(["R", blank])
+        assert str(e.value) == f'item 1 (""): {message}'
+    # A scramble of no moves is not a position to solve: its facelets are the solved cube's,
+    # as the CLI's `optcube facelets ""` (test_facelets_equal_the_cli).
+    assert optcube.facelets("   ") == SOLVED
+
+
+def test_integer_arguments_out_of_range_raise_value_error_naming_them(solver, pdb, tmp_path):
+    # A Rust u8/usize/u64 argument made PyO3 raise a bare OverflowError (not a ValueError) for
+    # an int outside it: each names the argument and its range instead.
+    out = tmp_path / "study.jsonl"
+    big = 2**64
+    cases = [
+        (lambda: optcube.Solver(pdb_dir=pdb, set="corners", max_depth=1000),
+         "max_depth must be between 0 and 255, not 1000"),
+        (lambda: optcube.Solver(pdb_dir=pdb, set="corners", max_depth=-1),
+         "max_depth must be between 0 and 255, not -1"),
+        (lambda: optcube.Solver(pdb_dir=pdb, set="corners", threads=-2),
+         r"threads must be between 1 and \d+, not -2"),
+        (lambda: optcube.Solver(pdb_dir=pdb, set="corners", threads=10**40),
+         rf"threads must be between 1 and \d+, not {10**40}"),
+        (lambda: solver.solve_all("R", limit=-1), "limit must be at least 1, not -1"),
+        (lambda: solver.solve_all("R", limit=0), "limit must be at least 1, not 0"),
+        (lambda: solver.run_study(-1, 5, out), "count must be at least 1, not -1"),
+        (lambda: solver.run_study(0, 5, out), "count must be at least 1, not 0"),
+        (lambda: solver.run_study(2, -5, out), "seed must be at least 0, not -5"),
+        (lambda: solver.run_study(2, big, out),
+         f"seed must be between 0 and {big - 1}, not {big}"),
+        (lambda: solver.run_study(2, 5, out, moves=-6),
+         "moves must be between 0 and 4294967295, not -6"),
+        (lambda: optcube.random_positions(-1, 5), "n must be at least 0, not -1"),
+        (lambda: optcube.random_positions(1, -5), "seed must be at least 0, not -5"),
+        (lambda: optcube.distances(1000), "max_depth must be between 0 and 255, not 1000"),
+        (lambda: optcube.distances(-1), "max_depth must be between 0 and 255, not -1"),
+        (lambda: optcube.distances(3, threads=-1), r"threads must be between 1 and \d+, not -1"),
+        (lambda: optcube.twophase("R", max_length=-1, pdb_dir=pdb),
+         "max_length must be at least 0, not -1"),
+        (lambda: optcube.twophase("R", threads=-1, pdb_dir=pdb),
+         r"threads must be between 1 and \d+, not -1"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            call()
+    assert not out.exists()
+    # What is no integer still raises TypeError naming the argument.
+    with pytest.raises(TypeError, match="max_depth"):
+        optcube.Solver(pdb_dir=pdb, set="corners", max_depth="20")
+    # In range, as before: the largest u8 is a depth, the largest u64 a seed.
+    deep = optcube.Solver(pdb_dir=pdb, set="corners", threads=1, max_depth=255, successors=False)
+    assert deep.solve("R").length == 1
+    assert optcube.random_positions(1, big - 1) == optcube.random_positions(1, big - 1)
+
+
+# A random position: hours with the corner table alone, so only a timeout or a cancel ends it.
+SLOW = optcube.random_positions(1, 5)[0]
+
+
+def timed(solver, call, within):
+    """call()'s value and the seconds it took, run in a thread; fails if it takes longer than
+    `within` s (that search is then cancelled, so a broken timeout fails rather than hangs)."""
+    out = []
+    start = time.time()
+    t = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    t.start()
+    t.join(timeout=within)
+    elapsed = time.time() - start
+    if t.is_alive():
+        solver.cancel()
+        t.join(timeout=within)
+        raise AssertionError(f"the search did not stop within {within} s")
+    assert out, "the call raised (see the thread's traceback)"
+    return out[0], elapsed
+
+
+def test_timeout_returns_the_proved_bound(solver):
+    for call in (lambda: solver.solve(SLOW, timeout=0.5),
+                 lambda: solver.solve_all(SLOW, timeout=0.5)):
+        r, elapsed = timed(solver, call, 5)
+        assert elapsed >= 0.5
+        assert r.interrupted and not r.optimal and r.solution is None
+        assert r.lower_bound >= 10 and r.lower_bound == r.iterations[-1]["bound"]
+        assert r.to_dict()["interrupted"] is True
+    # solve_many: each position's own timeout; the quick ones are solved.
+    rs, _ = timed(solver, lambda: solver.solve_many([SLOW, "R U"], timeout=0.3), 5)
+    assert rs[0].interrupted and rs[0].solution is None and rs[0].lower_bound >= 10
+    assert rs[1].optimal and not rs[1].interrupted and rs[1].length == 2
+    # solve_in's search of a move set: 71 s without a timeout (depths 17 and 18); it stops
+    # within milliseconds of the deadline, not at the end of its iteration.
+    position = "R U F R2 U F' R U2 F R' U F2 R U' F R U F'"
+    r, elapsed = timed(solver, lambda: solver.solve_in(position, "R U F", timeout=0.3), 10)
+    assert r.interrupted and not r.optimal and r.lower_bound >= 10
+    assert elapsed < 3, elapsed
+    # A timeout that does not expire changes nothing.
+    assert solver.solve(SCRAMBLE, timeout=60).optimal
+    for bad in (0, -1.5, float("nan")):
+        with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+            solver.solve("R", timeout=bad)
+        with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+            solver.solve_many(["R"], timeout=bad)
+
+
+def test_cancel_stops_the_searches_running_in_other_threads(solver):
+    # Each has a timeout of 60 s, only so that a broken cancel() fails rather than hangs.
+    results = {}
+    calls = {
+        "solve": lambda: solver.solve(SLOW, timeout=60),
+        "solve_all": lambda: solver.solve_all(SLOW, timeout=60),
+        "solve_many": lambda: solver.solve_many([SLOW, "R U"], timeout=60),
+    }
+    threads = [threading.Thread(target=lambda k=k, f=f: results.__setitem__(k, f()), daemon=True)
+               for k, f in calls.items()]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    start = time.time()
+    solver.cancel()
+    for t in threads:
+        t.join(timeout=2)
+    assert not any(t.is_alive() for t in threads), "a search went on after cancel()"
+    assert time.time() - start < 2
+    for name in ("solve", "solve_all"):
+        r = results[name]
+        assert r.interrupted and not r.optimal and r.solution is None, name
+        assert r.lower_bound >= 8, name
+    # A cancel stops the whole solve_many: the positions not yet searched come back at once.
+    assert all(r.interrupted and not r.optimal for r in results["solve_many"])
+    # It does not poison later calls (nor does one with nothing running).
+    assert solver.solve(SCRAMBLE).optimal
+    solver.cancel()
+    r, _ = timed(solver, lambda: solver.solve(SLOW, timeout=0.3), 5)
+    assert r.interrupted and r.lower_bound >= 10
+    assert [r.length for r in solver.solve_many(["R U", "F2"])] == [2, 1]

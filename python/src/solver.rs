@@ -1,0 +1,342 @@
+//! `optcube.Solver`: the optimal solver with its tables loaded once, and its searches.
+//!
+//! Invariants:
+//! - Every search runs through [`interruptible`]: Ctrl-C raises `KeyboardInterrupt`, while a
+//!   `timeout=` or `Solver.cancel()` returns the `Result`, interrupted, with the proved bound.
+//! - `cancel()` stops the searches of this `Solver` begun before it (a `solve_many` or
+//!   `run_study` counts as begun at its call), never one begun after.
+
+use super::interrupt::{Epoch, Limits, interruptible};
+use super::outcome::PyOutcome;
+use super::{RU_TABLE, args, cached, pooled, position, set_error, table_error, thread_count};
+use super::{dir_or_default, to_python, value_error};
+use optcube::cube::Cube;
+use optcube::pdb::ru::RuTable;
+use optcube::pdb::set::{self, resolve_names};
+use optcube::progress::ProgressMode;
+use optcube::search::SearchOptions;
+use optcube::search::subset::{self, MoveSet};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::solvers::outcome::Outcome;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The optimal solver with its tables loaded once.
+#[pyclass(frozen, module = "optcube")]
+pub struct Solver {
+    solver: OptimalSolver,
+    options: SearchOptions,
+    dir: PathBuf,
+    set: String,
+    dual: bool,
+    /// Moved on by `cancel()`.
+    epoch: Epoch,
+}
+
+impl Solver {
+    /// Stops at `timeout` from now, or on a `cancel()` after now.
+    fn limits(&self, timeout: Option<Duration>) -> Limits<'_> {
+        Limits::new(timeout, &self.epoch, self.epoch.now())
+    }
+
+    /// The optimal search of `cube` (read from `input`) for `opts.solutions` solutions.
+    fn search(
+        &self,
+        py: Python<'_>,
+        input: &str,
+        cube: &Cube,
+        opts: &SearchOptions,
+        limits: Limits<'_>,
+    ) -> PyResult<Outcome> {
+        let r = interruptible(py, limits, |stop| self.solver.solve(cube, opts, stop))?;
+        Ok(Outcome::from_search(input.trim(), r, None, opts.solutions))
+    }
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=20, successors=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        pdb_dir: Option<PathBuf>,
+        set: Option<String>,
+        #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
+        dual: bool,
+        sym: bool,
+        #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
+        successors: bool,
+    ) -> PyResult<Solver> {
+        let threads = thread_count(threads)?;
+        let dir = dir_or_default(pdb_dir);
+        // As the CLI: the fastest set whose tables are present, else the fastest whose build
+        // fits in the memory available (built now).
+        let set = set.unwrap_or_else(|| {
+            set::choose(&dir, optcube::sys::available_memory())
+                .set
+                .to_string()
+        });
+        let patterns = resolve_names(&[&set]).map_err(set_error)?;
+        let config = OptimalConfig {
+            threads,
+            max_depth,
+            dual,
+            sym,
+            successors,
+            ..OptimalConfig::for_tables(patterns)
+        };
+        let solver = pooled(py, threads, || {
+            OptimalSolver::configured(&dir, &config, ProgressMode::auto())
+        })?
+        .map_err(set_error)?;
+        Ok(Solver {
+            solver,
+            options: config.search_options(),
+            dir,
+            set,
+            dual,
+            epoch: Epoch::default(),
+        })
+    }
+
+    /// Solves one position (a scramble or a facelet string) optimally; `timeout` seconds
+    /// stops the search and returns its result, interrupted.
+    #[pyo3(signature = (position, timeout=None))]
+    fn solve(&self, py: Python<'_>, position: &str, timeout: Option<f64>) -> PyResult<PyOutcome> {
+        let timeout = args::timeout(timeout)?;
+        let cube = self::position(position)?;
+        let outcome = self.search(py, position, &cube, &self.options, self.limits(timeout))?;
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
+    }
+
+    /// Solves one position and collects its optimal solutions: all of them, or the first
+    /// `limit` in the search's order (the same on any number of threads); every one is checked
+    /// on the position. `unique="symmetry"` keeps the least of each class under the
+    /// position's symmetries (as the CLI's `--unique symmetry`; needs every solution).
+    #[pyo3(signature = (position, limit=None, unique=None, timeout=None))]
+    fn solve_all(
+        &self,
+        py: Python<'_>,
+        position: &str,
+        #[pyo3(from_py_with = args::limit)] limit: Option<usize>,
+        unique: Option<&str>,
+        timeout: Option<f64>,
+    ) -> PyResult<PyOutcome> {
+        match (unique, limit) {
+            (None, _) | (Some("symmetry"), None) => {}
+            (Some("symmetry"), Some(_)) => {
+                return Err(value_error(
+                    "unique=\"symmetry\" needs every solution: no limit",
+                ));
+            }
+            (Some(other), _) => {
+                return Err(value_error(format!(
+                    "unique must be \"symmetry\" or None, not {other:?}"
+                )));
+            }
+        }
+        let timeout = args::timeout(timeout)?;
+        let opts = SearchOptions {
+            solutions: limit.unwrap_or(optcube::search::ALL_SOLUTIONS),
+            ..self.options.clone()
+        };
+        let cube = self::position(position)?;
+        let mut outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
+        if let (Some(_), Some(c)) = (unique, outcome.collected_mut()) {
+            c.to_classes(&cube).map_err(value_error)?;
+        }
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
+    }
+
+    /// Solves one position with the turns of `moveset` only ("R U", "U D R L F2 B2"),
+    /// optimally among the sequences they make, as the CLI's `solve --moveset`: two adjacent
+    /// faces read the exact <R,U> table (built in pdb_dir on first use, about 2 s), other sets
+    /// are searched with this solver's tables on one thread (`timeout` applies to that
+    /// search). `all=True` collects every optimal solution. A position the set cannot reach
+    /// raises ValueError.
+    #[pyo3(signature = (position, moveset, all=false, timeout=None))]
+    fn solve_in(
+        &self,
+        py: Python<'_>,
+        position: &str,
+        moveset: &str,
+        all: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<PyOutcome> {
+        use optcube::solvers::moveset::{self, Route};
+        let timeout = args::timeout(timeout)?;
+        let set = MoveSet::parse(moveset).map_err(value_error)?;
+        let cube = self::position(position)?;
+        if let Some(why) = moveset::refusal(&set, &cube) {
+            return Err(value_error(why));
+        }
+        let opts = SearchOptions {
+            solutions: if all {
+                optcube::search::ALL_SOLUTIONS
+            } else {
+                1
+            },
+            ..self.options.clone()
+        };
+        let input = position.trim();
+        let (outcome, label) = match subset::exact_table_symmetry(&set) {
+            Some(sym) => {
+                let table = cached(&RU_TABLE, &self.dir, || {
+                    py.detach(|| RuTable::open(&self.dir, ProgressMode::auto()))
+                        .map_err(table_error)
+                })?;
+                // A lookup in the exact table, not a search: nothing to stop.
+                let route = Route::Exact { table: &table, sym };
+                let never = AtomicBool::new(false);
+                let outcome =
+                    py.detach(|| moveset::solve(input, &cube, &set, route, &opts, &never));
+                (outcome, optcube::pdb::ru::TABLE_NAME)
+            }
+            None => (
+                interruptible(py, self.limits(timeout), |stop| {
+                    let route = Route::Search(self.solver.heuristic());
+                    moveset::solve(input, &cube, &set, route, &opts, stop)
+                })?,
+                self.set.as_str(),
+            ),
+        };
+        let outcome = outcome.map_err(PyRuntimeError::new_err)?;
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(label))
+    }
+
+    /// Runs (or resumes) the optimal-length study of `seed`'s first `count` positions into the
+    /// JSON-lines file `out`, as `optcube stats lengths`: positions already in the file are
+    /// skipped (their records checked), each finished one is appended, and Ctrl-C (or a
+    /// `cancel()`) stops after losing at most the position being searched. `shard="K/N"` takes
+    /// the positions with index mod N == K; `moves=L` draws L-move scrambles instead of random
+    /// positions; `count_solutions` also counts each position's optimal solutions. Returns a
+    /// dict with `finished`, `total` (this shard's positions), `interrupted` and `missing`
+    /// (indices with no record yet); the records are `read_study(out)`.
+    #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_study<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::count)] count: u64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        out: PathBuf,
+        shard: Option<&str>,
+        #[pyo3(from_py_with = args::moves)] moves: Option<u32>,
+        count_solutions: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use optcube::stats::study::{Shard, Study, StudyRun};
+        let shard = shard
+            .map(|s| s.parse::<Shard>())
+            .transpose()
+            .map_err(|e| value_error(format!("shard: {e}")))?;
+        let run = StudyRun {
+            study: Study { seed, moves },
+            count,
+            shard,
+            out,
+            count_solutions,
+        };
+        let mut opened = run.open().map_err(|e| value_error(e.to_string()))?;
+        let opts = SearchOptions {
+            solutions: if count_solutions {
+                optcube::search::ALL_SOLUTIONS
+            } else {
+                1
+            },
+            ..self.options.clone()
+        };
+        let solver = &self.solver;
+        let (set, dual) = (self.set.as_str(), self.dual);
+        let interrupted = interruptible(py, self.limits(None), |stop| {
+            let r = opened.solve(solver, &opts, set, dual, stop, |_, _| {});
+            (r, opened)
+        })?;
+        let (result, opened) = interrupted;
+        let interrupted = result.map_err(PyRuntimeError::new_err)?;
+        let v = serde_json::json!({
+            "finished": opened.total - opened.todo.len() as u64,
+            "total": opened.total,
+            "interrupted": interrupted,
+            "missing": opened.missing(),
+        });
+        to_python(py, &v)
+    }
+
+    /// Solves every position of an iterable, in order; bad input raises before any search,
+    /// naming the item (its index from 0, and its text). `timeout` is each position's; a
+    /// `cancel()` stops the whole call (the positions not yet searched come back interrupted
+    /// at once).
+    #[pyo3(signature = (positions, timeout=None))]
+    fn solve_many(
+        &self,
+        py: Python<'_>,
+        positions: &Bound<'_, PyAny>,
+        timeout: Option<f64>,
+    ) -> PyResult<Vec<PyOutcome>> {
+        let timeout = args::timeout(timeout)?;
+        let begun = self.epoch.now();
+        let mut inputs = Vec::new();
+        for (i, item) in positions.try_iter()?.enumerate() {
+            let text: String = item?
+                .extract()
+                .map_err(|e| value_error(format!("item {i}: not a string: {e}")))?;
+            let cube = self::position(&text).map_err(|e| {
+                value_error(format!("item {i} ({:?}): {}", text.trim(), e.value(py)))
+            })?;
+            inputs.push((text, cube));
+        }
+        inputs
+            .iter()
+            .map(|(text, cube)| {
+                let limits = Limits::new(timeout, &self.epoch, begun);
+                let outcome = self.search(py, text, cube, &self.options, limits)?;
+                Ok(PyOutcome::checked(outcome, cube)?.with_set(&self.set))
+            })
+            .collect()
+    }
+
+    /// Stops every search of this solver running now, from any thread: each returns its
+    /// result, interrupted. Searches begun later are not affected.
+    fn cancel(&self) {
+        self.epoch.cancel();
+    }
+
+    #[getter]
+    fn pdb_dir(&self) -> PathBuf {
+        self.dir.clone()
+    }
+    #[getter]
+    fn set(&self) -> &str {
+        &self.set
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.options.threads
+    }
+    #[getter]
+    fn dual(&self) -> bool {
+        self.dual
+    }
+    /// The tables in lookup order: (name, entries).
+    fn tables(&self) -> Vec<(String, u64)> {
+        self.solver
+            .heuristic()
+            .tables()
+            .iter()
+            .map(|(p, _)| (p.name().to_string(), p.entries()))
+            .collect()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, dual={})",
+            self.dir.display().to_string(),
+            self.set,
+            self.options.threads,
+            if self.dual { "True" } else { "False" }
+        )
+    }
+}
