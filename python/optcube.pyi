@@ -38,7 +38,11 @@ class Result:
     @property
     def moves(self) -> Optional[List[str]]: ...
     @property
-    def length(self) -> Optional[int]: ...
+    def length(self) -> Optional[int]:
+        """The solution's length in the result's metric (a half turn counts 2 in "qtm")."""
+    @property
+    def metric(self) -> str:
+        """The metric of length and the bounds: "htm" or "qtm"."""
     @property
     def optimal(self) -> bool:
         """True only when a complete search proved that no shorter solution exists."""
@@ -87,7 +91,10 @@ class Solver:
     fastest of sym48e6, sym48e4, huge, sym48 whose build fits in the memory
     available (built now), as the CLI's solve. A damaged table file raises TableError (it is
     never rebuilt behind your back: delete it, or run optcube pdb build). max_depth is 0..255
-    (ValueError otherwise), threads 1 to four a core (or 64).
+    (ValueError otherwise; None: God's number of the metric, 20 or 26), threads 1 to four a
+    core (or 64). metric="qtm" counts quarter turns (a half turn 2), searched on one thread with
+    the half-turn tables raised to the position's parity; lengths, bounds and max_depth are
+    then in quarter turns, and solutions still write a half turn as X2.
 
     Searches stop early three ways: Ctrl-C raises KeyboardInterrupt; timeout= (seconds, > 0)
     and cancel() (from another thread) return the Result with interrupted=True, optimal=False
@@ -101,8 +108,9 @@ class Solver:
         threads: Optional[int] = None,
         dual: bool = False,
         sym: bool = False,
-        max_depth: int = 20,
+        max_depth: Optional[int] = None,
         successors: bool = True,
+        metric: str = "htm",
     ) -> "Solver": ...
     def solve(self, position: str, timeout: Optional[float] = None) -> Result:
         """Solve a scramble or a 54-character facelet string optimally (an empty or blank one
@@ -164,6 +172,9 @@ class Solver:
     def threads(self) -> int: ...
     @property
     def dual(self) -> bool: ...
+    @property
+    def metric(self) -> str:
+        """The metric lengths are counted in: "htm" or "qtm"."""
     def tables(self) -> List[Tuple[str, int]]:
         """The tables in lookup order: (name, entries)."""
 

@@ -68,6 +68,27 @@ pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     }
 }
 
+/// `Solver`'s `max_depth`: None for the metric's diameter ([`max_depth`] otherwise).
+pub fn max_depth_or_none(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    max_depth(obj).map(Some)
+}
+
+/// A `metric=`: `"htm"` or `"qtm"` (ValueError naming the choices otherwise).
+pub fn metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
+    use optcube::cube::Metric;
+    let name: String = obj.extract()?;
+    Metric::from_name(&name).ok_or_else(|| {
+        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+        value_error(format!(
+            "metric must be one of {}, not {name:?}",
+            names.join(", ")
+        ))
+    })
+}
+
 /// `Solver.solve_all`'s `limit`: at least 1.
 pub fn limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     maybe(obj, "limit", 1, USIZE_MAX)

@@ -57,9 +57,15 @@ impl PyOutcome {
             .as_ref()
             .map(|s| s.iter().map(|m| m.to_string()).collect())
     }
+    /// The solution's length in the result's metric (a half turn counts 2 in "qtm").
     #[getter]
     fn length(&self) -> Option<usize> {
-        self.outcome.solution.as_ref().map(Vec::len)
+        self.outcome.length()
+    }
+    /// The metric of `length` and the bounds: "htm" or "qtm".
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.outcome.metric.name()
     }
     /// True only when a complete search proved no shorter solution exists.
     #[getter]

@@ -59,7 +59,10 @@ impl Solver {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=20, successors=true))]
+    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=None, successors=true, metric=optcube::cube::Metric::Htm))]
+    #[pyo3(
+        text_signature = "(pdb_dir=None, set=None, threads=None, dual=False, sym=False, max_depth=None, successors=True, metric='htm')"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -68,8 +71,9 @@ impl Solver {
         #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
         dual: bool,
         sym: bool,
-        #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
+        #[pyo3(from_py_with = args::max_depth_or_none)] max_depth: Option<u8>,
         successors: bool,
+        #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
     ) -> PyResult<Solver> {
         let threads = thread_count(threads)?;
         let dir = dir_or_default(pdb_dir);
@@ -81,13 +85,17 @@ impl Solver {
                 .to_string()
         });
         let patterns = resolve_names(&[&set]).map_err(set_error)?;
-        let config = OptimalConfig {
-            threads,
-            max_depth,
-            dual,
+        let mut config = OptimalConfig {
             sym,
             successors,
             ..OptimalConfig::for_tables(patterns)
+        };
+        config.search = SearchOptions {
+            metric,
+            threads,
+            max_depth: max_depth.unwrap_or(metric.diameter()),
+            dual,
+            ..config.search
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
@@ -183,7 +191,11 @@ impl Solver {
             ..self.options.clone()
         };
         let input = position.trim();
-        let (outcome, label) = match subset::exact_table_symmetry(&set) {
+        // The exact table holds half-turn distances: another metric searches.
+        let exact = (opts.metric == optcube::cube::Metric::Htm)
+            .then(|| subset::exact_table_symmetry(&set))
+            .flatten();
+        let (outcome, label) = match exact {
             Some(sym) => {
                 let table = cached(&RU_TABLE, &self.dir, || {
                     py.detach(|| RuTable::open(&self.dir, ProgressMode::auto()))
@@ -321,6 +333,11 @@ impl Solver {
     fn dual(&self) -> bool {
         self.dual
     }
+    /// The metric lengths are counted in: "htm" or "qtm".
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.options.metric.name()
+    }
     /// The tables in lookup order: (name, entries).
     fn tables(&self) -> Vec<(String, u64)> {
         self.solver
@@ -332,10 +349,11 @@ impl Solver {
     }
     fn __repr__(&self) -> String {
         format!(
-            "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, dual={})",
+            "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, metric={:?}, dual={})",
             self.dir.display().to_string(),
             self.set,
             self.options.threads,
+            self.options.metric.name(),
             if self.dual { "True" } else { "False" }
         )
     }

@@ -177,7 +177,7 @@ def test_twophase_and_thistlethwaite(pdb):
     r = optcube.twophase(SCRAMBLE, pdb_dir=pdb)
     assert r.solver == "twophase" and not r.optimal and r.within_max_length
     assert r.length <= 20 and solves(SCRAMBLE, r.solution)
-    assert set(r.to_dict()) == {"input", "solver", "solution", "length", "optimal", "nodes",
+    assert set(r.to_dict()) == {"input", "solver", "solution", "length", "metric", "optimal", "nodes",
                                 "seconds", "within_max_length"}
     t = optcube.thistlethwaite(SCRAMBLE, pdb_dir=pdb)
     assert t.solver == "thistlethwaite" and solves(SCRAMBLE, t.solution)
@@ -510,3 +510,21 @@ def test_cancel_stops_the_searches_running_in_other_threads(solver):
     r, _ = timed(solver, lambda: solver.solve(SLOW, timeout=0.3), 5)
     assert r.interrupted and r.lower_bound >= 10
     assert [r.length for r in solver.solve_many(["R U", "F2"])] == [2, 1]
+
+
+def test_the_quarter_turn_metric_equals_the_cli(pdb):
+    qtm = optcube.Solver(pdb_dir=pdb, set="corners", threads=1, successors=False, metric="qtm")
+    assert qtm.metric == "qtm" and 'metric="qtm"' in repr(qtm)
+    r = qtm.solve("R U2 F' L D")
+    assert r.metric == "qtm" and r.length == 6 and r.optimal
+    _, out, _ = cli("solve", "R U2 F' L D", "--metric", "qtm", "--set", "corners",
+                    "--pdb-dir", str(pdb), "--json", "--no-successors")
+    line = json.loads(out)
+    assert (line["metric"], line["length"], line["solution"]) == ("qtm", 6, r.solution)
+    assert r.to_dict()["metric"] == "qtm"
+    everything = qtm.solve_all("F2 B2")
+    assert everything.solutions == ["F2 B2"] and everything.length == 4
+    # A move set in the quarter-turn metric is searched (the exact table is half-turn).
+    assert qtm.solve_in("R2 U R2", "R U").length == 5
+    with pytest.raises(ValueError, match="metric must be one of htm, qtm"):
+        optcube.Solver(pdb_dir=pdb, set="corners", metric="stm")

@@ -162,6 +162,15 @@ fn scramble(
     Ok(0)
 }
 
+/// Parses `--metric`: a metric's name ([`Metric::name`]).
+pub fn parse_metric(s: &str) -> Result<optcube::cube::Metric, String> {
+    use optcube::cube::Metric;
+    Metric::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown metric {s:?}: one of {}", names.join(", "))
+    })
+}
+
 /// Parses a scramble argument into a position, for the commands that take one.
 pub fn scramble_position(s: &str) -> Result<Cube, Failure> {
     Ok(Cube::from_moves(&parse_moves(s)?))

@@ -403,6 +403,10 @@ pub fn solve_observed(
     stop: &AtomicBool,
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
+    if opts.metric != crate::cube::Metric::Htm {
+        // Every turn, priced by the metric: the syllable search (one thread).
+        return super::subset::solve_in(h, cube, &super::subset::MoveSet::ALL, opts, stop);
+    }
     let start = Instant::now();
     // Collecting solutions, every canonical sequence is searched: no unit stands for its
     // symmetric images, no rotation for the others, no side switch reorders a path.

@@ -15,4 +15,6 @@ pub use ida::{IterationEvent, solve, solve_observed, symmetry_classes};
 pub use options::{ALL_SOLUTIONS, Iteration, Optimizations, SearchOptions, SearchResult};
 
 #[cfg(test)]
+mod qtm_tests;
+#[cfg(test)]
 mod tests;

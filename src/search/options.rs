@@ -1,14 +1,18 @@
 //! What a search is asked to do ([`SearchOptions`]) and what it reports ([`SearchResult`], one
 //! [`Iteration`] per bound).
 
-use crate::cube::Move;
+use crate::cube::{Metric, Move};
 
 /// How to run a search.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// How lengths are counted. The half-turn metric runs the IDA* of this module; another
+    /// metric runs the syllable search of [`super::subset`] over every turn, with its costs and
+    /// parity (one thread).
+    pub metric: Metric,
     /// Worker threads (1 = sequential).
     pub threads: usize,
-    /// Give up (without a solution) once the bound would exceed this many moves.
+    /// Give up (without a solution) once the bound would exceed this length (in the metric).
     pub max_depth: u8,
     /// Depth at which the tree is split into work units for the threads (the units are also
     /// what [`SearchOptions::node_order`] orders). 4 by default: deeper units order the last
@@ -112,6 +116,7 @@ pub const ALL_SOLUTIONS: usize = usize::MAX;
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
+            metric: Metric::Htm,
             threads: 1,
             max_depth: 20,
             split_depth: 4,
@@ -158,6 +163,8 @@ pub struct SearchResult {
     pub seconds: f64,
     /// The search was stopped from outside before it finished.
     pub interrupted: bool,
+    /// The metric of the lengths and bounds above ([`SearchOptions::metric`]).
+    pub metric: Metric,
 }
 
 impl SearchResult {
@@ -172,6 +179,7 @@ impl SearchResult {
             iterations: vec![],
             seconds: 0.0,
             interrupted: false,
+            metric: Metric::Htm,
         }
     }
 

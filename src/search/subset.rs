@@ -43,7 +43,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, SearchOptions, SearchResult};
 use crate::coord::symmetry::symmetries;
-use crate::cube::{Cube, Face, Move, format_moves};
+use crate::cube::{Cube, Face, Metric, Move, format_moves};
 use crate::pdb::ru::{RuSpace, RuTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
@@ -59,6 +59,11 @@ pub struct MoveSet {
 #[derive(Clone, Debug)]
 struct Syllable {
     axis: usize,
+    /// What it costs in the search's metric.
+    cost: u8,
+    /// Its turns as a solution shows them: the subset's word in the half-turn metric (`R R`
+    /// when `R2` is not in the subset), in the quarter-turn metric with a face's two quarter
+    /// turns written `X2` (which counts 2 there).
     moves: Vec<Move>,
     cube: Cube,
     inverse: Cube,
@@ -189,8 +194,8 @@ impl MoveSet {
     }
 
     /// Every syllable of the subset (module docs), by axis, then the lower face's rotation,
-    /// then the upper's.
-    fn syllables(&self) -> Vec<Syllable> {
+    /// then the upper's, priced in `metric`.
+    fn syllables(&self, metric: Metric) -> Vec<Syllable> {
         let mut out = Vec::new();
         for axis in 0..3 {
             for lo in 0..4u8 {
@@ -208,10 +213,16 @@ impl MoveSet {
                     let (Some(a), Some(b)) = (word(axis, lo), word(axis + 3, hi)) else {
                         continue;
                     };
-                    let moves: Vec<Move> = a.into_iter().chain(b).collect();
-                    let cube = Cube::from_moves(&moves);
+                    let word: Vec<Move> = a.into_iter().chain(b).collect();
+                    let cube = Cube::from_moves(&word);
+                    let moves = match metric {
+                        Metric::Htm => word.clone(),
+                        // Within a syllable only one face's turns meet (`U U` → `U2`).
+                        Metric::Qtm => crate::cube::merge_moves(&word),
+                    };
                     out.push(Syllable {
                         axis,
+                        cost: metric.length(&word) as u8,
                         inverse: cube.inverse(),
                         cube,
                         moves,
@@ -257,10 +268,12 @@ pub fn solve_in(
 ) -> SearchResult {
     let start = Instant::now();
     let mut result = SearchResult::begun();
+    result.metric = opts.metric;
     let mut search = Search {
         h,
         dual: opts.dual,
-        syllables: set.syllables(),
+        metric: opts.metric,
+        syllables: set.syllables(opts.metric),
         path: Vec::new(),
         found: Vec::new(),
         wanted: opts.solutions.max(1),
@@ -274,7 +287,7 @@ pub fn solve_in(
         return result;
     }
     let q = cube.inverse();
-    let mut bound = h.value(cube, &q, opts.dual).max(1);
+    let mut bound = opts.metric.raise(h.value(cube, &q, opts.dual), cube).max(1);
     loop {
         result.lower_bound = bound;
         if bound > opts.max_depth {
@@ -304,7 +317,7 @@ pub fn solve_in(
                 })
                 .collect();
             all.sort();
-            debug_assert!(all.iter().all(|s| s.len() == bound as usize));
+            debug_assert!(all.iter().all(|s| opts.metric.length(s) == bound as usize));
             result.solved(all);
             break;
         }
@@ -319,6 +332,7 @@ pub fn solve_in(
 struct Search<'a> {
     h: &'a Heuristic,
     dual: bool,
+    metric: Metric,
     syllables: Vec<Syllable>,
     /// The syllables from the root to the current node (indices into `syllables`).
     path: Vec<usize>,
@@ -352,7 +366,7 @@ impl Search<'_> {
             if s.axis == last_axis {
                 continue;
             }
-            let g2 = g + s.moves.len() as u8;
+            let g2 = g + s.cost;
             if g2 > bound {
                 self.min_exceeded = self.min_exceeded.min(g2);
                 continue;
@@ -369,7 +383,7 @@ impl Search<'_> {
                 }
                 continue;
             }
-            let f = g2 + self.h.value(&p2, &q2, self.dual);
+            let f = g2 + (self.metric).raise(self.h.value(&p2, &q2, self.dual), &p2);
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;
@@ -578,10 +592,10 @@ mod tests {
             Some("R2")
         );
         // Axes U/D and R/L each: 3 rotations of the one face.
-        assert_eq!(quarter.syllables().len(), 6);
+        assert_eq!(quarter.syllables(Metric::Htm).len(), 6);
         // All turns: 15 syllables an axis.
-        assert_eq!(MoveSet::ALL.syllables().len(), 45);
-        for s in MoveSet::ALL.syllables() {
+        assert_eq!(MoveSet::ALL.syllables(Metric::Htm).len(), 45);
+        for s in MoveSet::ALL.syllables(Metric::Htm) {
             assert!(s.moves.len() <= 2 && s.cube == Cube::from_moves(&s.moves));
         }
     }
@@ -656,7 +670,8 @@ mod tests {
         let mut search = Search {
             h,
             dual: false,
-            syllables: set.syllables(),
+            metric: Metric::Htm,
+            syllables: set.syllables(Metric::Htm),
             path: Vec::new(),
             found: Vec::new(),
             wanted: 1,

@@ -13,62 +13,34 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// What the optimal solver is asked for, in one place: which tables, which lookups and how to
-/// search. The command line builds one and hands it to [`OptimalSolver::configured`]; the solver
-/// passes each option to the layer that uses it (`dual` and `threads` to the search's
-/// [`SearchOptions`], `sym` to the heuristic, `successors` to itself).
+/// search. The command line builds one and hands it to [`OptimalSolver::configured`]; the
+/// tables and the heuristic's own switches are here, everything the search reads is the
+/// [`SearchOptions`] it holds (one copy: nothing is mirrored).
 #[derive(Clone, Debug)]
 pub struct OptimalConfig {
     /// The pattern databases, in lookup order.
     pub patterns: Vec<Pattern>,
-    /// Search threads.
-    pub threads: usize,
-    /// Stop once no solution of at most this many moves exists.
-    pub max_depth: u8,
-    /// Also look up the inverse position in every table.
-    pub dual: bool,
     /// Also look up the partial edge tables on the position turned about the URF–DBL diagonal.
     pub sym: bool,
     /// Derive the corner successor table ([`OptimalSolver::derive_corner_successors`]).
     pub successors: bool,
-    /// Let the search extend a node's inverse where that reads more
-    /// ([`SearchOptions::switch_sides`]; only the `sym48` set allows it; off by default).
-    pub switch_sides: bool,
-    /// Search one work unit per set of units that the position's own symmetries relate
-    /// ([`SearchOptions::symmetric_units`]; on by default).
-    pub symmetric_units: bool,
-    /// Search an iteration's work units most-nodes-first by the previous iteration's counts
-    /// ([`SearchOptions::node_order`]; on by default).
-    pub node_order: bool,
-    /// Depth of the work units' roots ([`SearchOptions::split_depth`]).
-    pub split_depth: u8,
-    /// Slack a coset value must leave for the fallbacks to be read
-    /// ([`SearchOptions::fallback_slack`]).
-    pub fallback_slack: u8,
-    /// How many optimal solutions to find ([`SearchOptions::solutions`]; 1 by default).
-    pub solutions: usize,
+    /// How to search: metric, threads, depth limit, dual lookups, work units, solutions.
+    pub search: SearchOptions,
 }
 
 impl OptimalConfig {
     /// The library's defaults for a solver of `patterns`: the search's own defaults
-    /// ([`SearchOptions::default`]: one thread, depth 20, symmetric units, node order, units
-    /// of depth 4, fallbacks read at any slack, one solution), no dual lookups beyond what the
-    /// set asks, no symmetric edge lookups, and the corner successor table derived. The
-    /// command line, the studies and Python start from here and change what they are asked.
+    /// ([`SearchOptions::default`]: the half-turn metric, one thread, depth 20, symmetric
+    /// units, node order, units of depth 4, fallbacks read at any slack, one solution), no
+    /// dual lookups beyond what the set asks, no symmetric edge lookups, and the corner
+    /// successor table derived. The command line, the studies and Python start from here and
+    /// change what they are asked.
     pub fn for_tables(patterns: Vec<Pattern>) -> OptimalConfig {
-        let search = SearchOptions::default();
         OptimalConfig {
             patterns,
-            threads: search.threads,
-            max_depth: search.max_depth,
-            dual: search.dual,
             sym: false,
             successors: true,
-            switch_sides: search.switch_sides,
-            symmetric_units: search.symmetric_units,
-            node_order: search.node_order,
-            split_depth: search.split_depth,
-            fallback_slack: search.fallback_slack,
-            solutions: search.solutions,
+            search: SearchOptions::default(),
         }
     }
 
@@ -76,17 +48,10 @@ impl OptimalConfig {
     /// ([`Pattern::coset_holds_half_turns`]) always probes the inverse position too: that is
     /// how the table is meant to be read, and its half turns make the inverse probe cheap.
     pub fn search_options(&self) -> SearchOptions {
+        let coset = self.patterns.iter().any(|p| p.coset_holds_half_turns());
         SearchOptions {
-            threads: self.threads,
-            max_depth: self.max_depth,
-            dual: self.dual || self.patterns.iter().any(|p| p.coset_holds_half_turns()),
-            switch_sides: self.switch_sides,
-            symmetric_units: self.symmetric_units,
-            node_order: self.node_order,
-            split_depth: self.split_depth,
-            fallback_slack: self.fallback_slack,
-            solutions: self.solutions,
-            ..SearchOptions::default()
+            dual: self.search.dual || coset,
+            ..self.search.clone()
         }
     }
 }

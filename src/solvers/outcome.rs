@@ -4,7 +4,7 @@
 //! length limit, Thistlethwaite's phases) lives in [`Detail`]. [`Outcome::to_json`] is the one
 //! place that names the JSON fields.
 
-use crate::cube::{Cube, Move, format_moves};
+use crate::cube::{Cube, Metric, Move, format_moves};
 use crate::search::{Iteration, SearchResult};
 
 /// One solved (or unsolved) position.
@@ -16,6 +16,9 @@ pub struct Outcome {
     pub solution: Option<Vec<Move>>,
     pub nodes: u64,
     pub seconds: f64,
+    /// The metric of the lengths ([`Outcome::length`], the bounds): the half-turn metric but
+    /// for an optimal search asked for another.
+    pub metric: Metric,
     pub detail: Detail,
 }
 
@@ -97,6 +100,7 @@ impl Outcome {
             solution: r.solution,
             nodes: r.nodes,
             seconds: r.seconds,
+            metric: r.metric,
             detail: Detail::Optimal {
                 optimal: r.optimal,
                 lower_bound: r.lower_bound,
@@ -122,6 +126,7 @@ impl Outcome {
             solution: r.solution,
             nodes: r.nodes,
             seconds,
+            metric: Metric::Htm,
             detail: Detail::Twophase { within_max_length },
         }
     }
@@ -136,6 +141,7 @@ impl Outcome {
             input: input.to_string(),
             nodes: 0,
             seconds,
+            metric: Metric::Htm,
             detail: Detail::Thistlethwaite {
                 phases: (0..s.phase_lengths.len())
                     .map(|k| s.phase(k).to_vec())
@@ -143,6 +149,11 @@ impl Outcome {
             },
             solution: Some(s.moves),
         }
+    }
+
+    /// The solution's length in the outcome's metric.
+    pub fn length(&self) -> Option<usize> {
+        self.solution.as_ref().map(|s| self.metric.length(s))
     }
 
     /// The solver's name (the `solver` field of the JSON).
@@ -244,7 +255,7 @@ impl Outcome {
         ))
     }
 
-    /// The outcome as one JSON object: `input, solver, solution, length, optimal, nodes,
+    /// The outcome as one JSON object: `input, solver, solution, length, metric, optimal, nodes,
     /// seconds`, plus `lower_bound, upper_bound, nodes_per_second, interrupted, iterations`
     /// (optimal; with several solutions asked for, `solutions`, and `optimal_solutions`, their
     /// number, once they are all; with classes, `symmetry_classes`), `within_max_length` (two-phase) or `phase_lengths`
@@ -254,7 +265,8 @@ impl Outcome {
             "input": self.input,
             "solver": self.solver(),
             "solution": self.solution.as_ref().map(|s| format_moves(s)),
-            "length": self.solution.as_ref().map(|s| s.len()),
+            "length": self.length(),
+            "metric": self.metric.name(),
             "optimal": self.is_optimal(),
             "nodes": self.nodes,
             "seconds": self.seconds,
@@ -316,6 +328,7 @@ mod tests {
             solution: Some(parse_moves(solution).unwrap()),
             nodes: 7,
             seconds: 0.5,
+            metric: Metric::Htm,
             detail: Detail::Twophase {
                 within_max_length: true,
             },

@@ -7,7 +7,9 @@ mod outcome;
 
 use super::{Failure, TableArgs};
 use model::Model;
-use optcube::cube::{Cube, Move, format_moves, looks_like_facelets, parse_moves, parse_position};
+use optcube::cube::{
+    Cube, Metric, Move, format_moves, looks_like_facelets, parse_moves, parse_position,
+};
 use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
@@ -44,9 +46,15 @@ pub struct SolveArgs {
     /// 120° and 240° about the URF–DBL diagonal: more lookups per node, far fewer nodes.
     #[arg(long)]
     sym: bool,
-    /// Stop once no solution of at most N moves exists (reports the proven lower bound).
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    max_depth: u8,
+    /// Stop once no solution of at most N moves (in the metric) exists, reporting the proven
+    /// lower bound [default: God's number of the metric, 20 or 26].
+    #[arg(long, value_name = "N")]
+    max_depth: Option<u8>,
+    /// The metric lengths are counted in: htm (every face turn 1) or qtm (quarter turns 1, half
+    /// turns 2; the optimal solver only, searched on one thread with the half-turn tables
+    /// raised to the position's parity).
+    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
+    metric: Metric,
     /// Two-phase solver: stop at the first solution of at most L moves.
     #[arg(long, value_name = "L", default_value_t = 20)]
     max_length: usize,
@@ -129,6 +137,11 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
+    /// `--max-depth`, or the metric's diameter.
+    fn max_depth(&self) -> u8 {
+        self.max_depth.unwrap_or(self.metric.diameter())
+    }
+
     /// The optimal solutions asked for ([`SearchOptions::solutions`]).
     fn solutions_asked(&self) -> usize {
         match self.solutions {
@@ -234,6 +247,24 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
                 "{flag} applies to the optimal solver only"
             )));
         }
+        if args.metric != Metric::Htm {
+            return Err(Failure(format!(
+                "--metric {}: the {} solver counts half turns only; the optimal solver (the \
+                 default) takes any metric",
+                args.metric,
+                if args.solver == SolverKind::Twophase {
+                    "two-phase"
+                } else {
+                    "Thistlethwaite"
+                }
+            )));
+        }
+    }
+    if args.predict && args.metric != Metric::Htm {
+        return Err(Failure(format!(
+            "--predict models the half-turn search only, not --metric {}",
+            args.metric
+        )));
     }
     if args.unique.is_some() && !(args.all || args.count) {
         return Err(Failure("--unique needs --all or --count".into()));
@@ -329,17 +360,21 @@ fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure
     };
     let config = OptimalConfig {
         patterns,
-        threads: args.tables.place.thread_count(),
-        max_depth: args.max_depth,
-        dual: args.dual,
         sym: args.sym,
         successors: !args.no_successors,
-        switch_sides: args.switch_sides,
-        symmetric_units: !args.no_symmetric_units,
-        node_order: !args.no_node_order,
-        split_depth: args.split_depth,
-        fallback_slack: args.fallback_slack,
-        solutions: args.solutions_asked(),
+        search: SearchOptions {
+            metric: args.metric,
+            threads: args.tables.place.thread_count(),
+            max_depth: args.max_depth(),
+            dual: args.dual,
+            switch_sides: args.switch_sides,
+            symmetric_units: !args.no_symmetric_units,
+            node_order: !args.no_node_order,
+            split_depth: args.split_depth,
+            fallback_slack: args.fallback_slack,
+            solutions: args.solutions_asked(),
+            ..SearchOptions::default()
+        },
     };
     Ok((config, set))
 }
@@ -356,7 +391,8 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
     }
     let dir = args.tables.place.dir();
     let opts = &SearchOptions {
-        max_depth: args.max_depth,
+        metric: args.metric,
+        max_depth: args.max_depth(),
         dual: args.dual,
         solutions: args.solutions_asked(),
         ..SearchOptions::default()
@@ -369,7 +405,11 @@ fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Re
         moveset::solve(input, cube, set, route, opts, &INTERRUPTED)
             .map_err(|e| Failure(format!("{input}: {e}")))
     };
-    if let Some(sym) = optcube::search::subset::exact_table_symmetry(set) {
+    // The exact table holds half-turn distances: another metric searches.
+    let exact = (args.metric == Metric::Htm)
+        .then(|| optcube::search::subset::exact_table_symmetry(set))
+        .flatten();
+    if let Some(sym) = exact {
         let table = RuTable::open(&dir, ProgressMode::auto())?;
         eprintln!(
             "tables: {} (exact distances of <R,U>{}), {} bytes in memory",
@@ -428,7 +468,8 @@ fn upper_bounds(
     threads: usize,
 ) -> Result<Vec<UpperBound>, Failure> {
     let none = || Ok(vec![None; inputs.len()]);
-    if args.no_upper_bound {
+    // The two-phase solver's bound is a half-turn length: no bound in another metric.
+    if args.no_upper_bound || args.metric != Metric::Htm {
         return none();
     }
     let Some(tp) = open_twophase_for_bounds(dir)? else {
@@ -558,11 +599,7 @@ fn solve_each(
     for (input, cube) in inputs {
         let outcome = solve_one(input, cube)?;
         outcome.check(cube).map_err(Failure)?;
-        summary.record(
-            outcome.solution.as_ref().map(|s| s.len()),
-            outcome.nodes,
-            outcome.seconds,
-        );
+        summary.record(outcome.length(), outcome.nodes, outcome.seconds);
         outcome::print(&outcome, args, model, set);
         status = status.max(outcome::status(&outcome));
         if outcome.interrupted() {

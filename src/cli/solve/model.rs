@@ -38,7 +38,7 @@ impl Model {
             d.column(column).expect("column").to_vec()
         };
         Ok(Model {
-            tree: tree_sizes(args.max_depth as usize + 1),
+            tree: tree_sizes(args.max_depth() as usize + 1),
             cdf: Cdf::from_counts(&counts),
         })
     }

@@ -69,9 +69,10 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
     }
     match (&o.solution, &o.detail) {
         (Some(s), _) => println!(
-            "solution: {} ({} moves{})",
+            "solution: {} ({} {}{})",
             format_moves(s),
-            s.len(),
+            o.metric.length(s),
+            o.metric.unit(),
             if o.is_optimal() { ", optimal" } else { "" }
         ),
         (
@@ -83,11 +84,15 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             },
         ) => {
             if *interrupted {
-                println!("interrupted: no solution of fewer than {lower_bound} moves exists")
+                println!(
+                    "interrupted: no solution of fewer than {lower_bound} {} exists",
+                    o.metric.unit()
+                )
             } else {
                 println!(
-                    "no solution of <= {} moves exists{} (lower bound {lower_bound})",
-                    args.max_depth,
+                    "no solution of <= {} {} exists{} (lower bound {lower_bound})",
+                    args.max_depth(),
+                    o.metric.unit(),
                     if args.moveset.is_some() {
                         " in the move set, which may not reach the position (--max-depth raises the limit)"
                     } else {

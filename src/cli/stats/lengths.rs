@@ -6,6 +6,7 @@
 use super::summarize::print_summary;
 use crate::cli::{Failure, TableArgs};
 use optcube::progress::{Progress, ProgressMode};
+use optcube::search::SearchOptions;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::study::{Shard, Study, StudyError, StudyRun};
 use std::path::PathBuf;
@@ -86,7 +87,8 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     if !opened.todo.is_empty() {
         status = args.tables.place.pooled(|| {
             let dir = args.tables.place.dir();
-            let config = OptimalConfig {
+            let mut config = OptimalConfig::for_tables(patterns.clone());
+            config.search = SearchOptions {
                 threads: args.tables.place.thread_count(),
                 dual: args.dual,
                 solutions: if args.count_solutions {
@@ -94,7 +96,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 } else {
                     1
                 },
-                ..OptimalConfig::for_tables(patterns.clone())
+                ..config.search
             };
             let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();

@@ -1,0 +1,130 @@
+//! End-to-end tests of `--metric`: the quarter-turn metric on the command line (lengths,
+//! JSON, every optimal mode, the refusals), the half-turn metric's output unchanged but for
+//! the JSON's `metric`.
+
+mod common;
+
+use common::{korf6_dir, optcube, optcube_json, stderr, stdout};
+use optcube::cube::{Cube, Metric, parse_moves};
+
+fn solve_json(extra: &[&str]) -> serde_json::Value {
+    let args = [
+        &[
+            "solve",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            korf6_dir(),
+            "--json",
+        ][..],
+        extra,
+    ]
+    .concat();
+    optcube_json(&args).0
+}
+
+#[test]
+fn qtm_lengths_count_half_turns_twice() {
+    let scramble = "R U2 F' L D";
+    let v = solve_json(&[scramble, "--metric", "qtm"]);
+    assert_eq!(v["metric"], "qtm");
+    assert_eq!(v["length"], 6, "{v}");
+    assert_eq!(v["optimal"], true);
+    let s = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+    assert_eq!(Metric::Qtm.length(&s), 6);
+    let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+    assert!(cube.apply_seq(&s).is_solved());
+    // The same position in the half-turn metric: 5 moves, and JSON says so.
+    let v = solve_json(&[scramble]);
+    assert_eq!(
+        (v["metric"].as_str(), v["length"].as_u64()),
+        (Some("htm"), Some(5))
+    );
+    // Text output names the unit.
+    let o = optcube(&[
+        "solve",
+        scramble,
+        "--metric",
+        "qtm",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        korf6_dir(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("(6 quarter turns, optimal)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Every optimal mode takes the metric: --all and --count (each solution once, written with
+/// X2), --solutions, --moveset (searched, not read from the half-turn exact table), and a
+/// depth limit in quarter turns (exit 3 below the distance).
+#[test]
+fn qtm_in_every_optimal_mode() {
+    let v = solve_json(&["F2 B2", "--metric", "qtm", "--all"]);
+    assert_eq!(v["optimal_solutions"], 1, "{v}");
+    assert_eq!(v["solutions"][0], "F2 B2");
+    let v = solve_json(&["R U R' U'", "--metric", "qtm", "--count"]);
+    assert_eq!(v["length"], 4);
+    assert!(v["optimal_solutions"].as_u64().unwrap() >= 1);
+    let v = solve_json(&["R U R' U'", "--metric", "qtm", "--solutions", "2"]);
+    let listed = v["solutions"].as_array().unwrap();
+    assert!((1..=2).contains(&listed.len()), "{v}");
+    let v = solve_json(&["R2 U R2", "--metric", "qtm", "--moveset", "R U"]);
+    assert_eq!(
+        (v["length"].as_u64(), v["set"].as_str()),
+        (Some(5), Some("korf6")),
+        "{v}"
+    );
+    let o = optcube(&[
+        "solve",
+        "R2 U R2",
+        "--metric",
+        "qtm",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        korf6_dir(),
+        "--max-depth",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no solution of <= 4 quarter turns"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn solvers_that_count_half_turns_refuse_qtm() {
+    for solver in ["twophase", "thistlethwaite"] {
+        let o = optcube(&["solve", "R U", "--solver", solver, "--metric", "qtm"]);
+        assert_eq!(o.status.code(), Some(2), "{solver}");
+        assert!(
+            stderr(&o).contains("counts half turns only"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = optcube(&["solve", "R U", "--metric", "stm"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown metric \"stm\": one of htm, qtm"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&[
+        "solve",
+        "R U",
+        "--metric",
+        "qtm",
+        "--predict",
+        "--pdb-dir",
+        korf6_dir(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
