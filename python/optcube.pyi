@@ -213,8 +213,11 @@ def read_study(path: _Path) -> List[Dict[str, Any]]:
     """The finished records of a length study's JSON-lines file."""
 
 def distances(
-    max_depth: int, reduce: str = "sym-inv", threads: Optional[int] = None
+    max_depth: int,
+    reduce: str = "sym-inv",
+    threads: Optional[int] = None,
+    metric: str = "htm",
 ) -> List[Dict[str, Any]]:
     """Positions at each exact distance from solved, as `optcube stats distances`: one dict a
-    depth (depth, positions, classes, published, matches). MemoryError before any work when the
-    search does not fit."""
+    depth (depth, positions, classes, published, matches), in metric "htm" or "qtm".
+    MemoryError before any work when the search does not fit."""

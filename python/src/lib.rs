@@ -230,18 +230,21 @@ fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, Py
 
 /// Positions at each exact distance from solved, as `optcube stats distances` (in memory; the
 /// command line's `--spill` counts depth 10 through disk): one dict a depth, 0..=max_depth,
-/// with `depth`, `positions`, `classes`, `published` (Rokicki et al.; None past depth 10) and
-/// `matches` (False if a published count differs). `reduce` is "sym-inv" (classes under the
-/// 48 symmetries and inversion, the default), "sym" or "none" (whole positions). A depth whose
-/// search does not fit in the memory available raises MemoryError before any work; past 20, or
-/// past the published counts for classes, ValueError.
+/// with `depth`, `positions`, `classes`, `published` (HTM: Rokicki et al., None past depth 10;
+/// QTM: OEIS A080602, None past 12) and `matches` (False if a published count differs).
+/// `reduce` is "sym-inv" (classes under the 48 symmetries and inversion, the default), "sym" or
+/// "none" (whole positions); `metric` "htm" or "qtm". A depth whose search does not fit in the
+/// memory available raises MemoryError before any work; past the metric's diameter, or past
+/// the published counts, ValueError.
 #[pyfunction]
-#[pyo3(signature = (max_depth, reduce="sym-inv", threads=None))]
+#[pyo3(signature = (max_depth, reduce="sym-inv", threads=None, metric=optcube::cube::Metric::Htm))]
+#[pyo3(text_signature = "(max_depth, reduce='sym-inv', threads=None, metric='htm')")]
 fn distances<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
     reduce: &str,
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     use optcube::coord::positions::Reduction;
     use optcube::stats::distance_job::{DistanceJob, JobError, check_published};
@@ -256,6 +259,7 @@ fn distances<'py>(
         }
     };
     let job = DistanceJob {
+        metric,
         max_depth,
         reduction,
         spill: None,
@@ -270,7 +274,7 @@ fn distances<'py>(
     let threads = thread_count(threads)?;
     let counts =
         pooled(py, threads, || job.run(|_, _| {}, |_| {}))?.map_err(PyRuntimeError::new_err)?;
-    check_published(&counts.0, reduction)
+    check_published(&counts.0, reduction, metric)
         .iter()
         .enumerate()
         .map(|(d, c)| {

@@ -528,3 +528,11 @@ def test_the_quarter_turn_metric_equals_the_cli(pdb):
     assert qtm.solve_in("R2 U R2", "R U").length == 5
     with pytest.raises(ValueError, match="metric must be one of htm, qtm"):
         optcube.Solver(pdb_dir=pdb, set="corners", metric="stm")
+
+
+def test_quarter_turn_distances_are_the_published_counts():
+    rows = optcube.distances(6, metric="qtm")
+    assert [r["positions"] for r in rows] == [1, 12, 114, 1068, 10011, 93840, 878880]
+    assert all(r["matches"] and r["published"] == r["positions"] for r in rows)
+    with pytest.raises(ValueError, match="no position is more than 26 quarter turns"):
+        optcube.distances(27, metric="qtm")

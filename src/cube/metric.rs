@@ -21,6 +21,28 @@
 
 use super::{Cube, Move};
 
+const HTM_MOVES: [Move; 18] = {
+    let mut out = [Move::from_index(0); 18];
+    let mut i = 0;
+    while i < 18 {
+        out[i] = Move::from_index(i);
+        i += 1;
+    }
+    out
+};
+
+/// The quarter turns: each face's `X` and `X'` (indices `3f` and `3f + 2`).
+const QTM_MOVES: [Move; 12] = {
+    let mut out = [Move::from_index(0); 12];
+    let mut f = 0;
+    while f < 6 {
+        out[2 * f] = Move::from_index(3 * f);
+        out[2 * f + 1] = Move::from_index(3 * f + 2);
+        f += 1;
+    }
+    out
+};
+
 /// A way to count moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Metric {
@@ -82,10 +104,15 @@ impl Metric {
         seq.iter().map(|&m| self.cost(m) as usize).sum()
     }
 
-    /// The generators of the metric's Cayley graph, the moves of unit cost: the 18 face turns
-    /// in HTM, the 12 quarter turns in QTM. A breadth-first search over them counts distances.
-    pub fn unit_moves(self) -> impl Iterator<Item = Move> + Clone {
-        Move::all().filter(move |&m| self.cost(m) == 1)
+    /// The generators of the metric's Cayley graph, the moves of unit cost, in index order:
+    /// the 18 face turns in HTM, the 12 quarter turns in QTM. A breadth-first search over them
+    /// counts distances.
+    #[inline]
+    pub fn unit_moves(self) -> &'static [Move] {
+        match self {
+            Metric::Htm => &HTM_MOVES,
+            Metric::Qtm => &QTM_MOVES,
+        }
     }
 
     /// The parity every distance of `cube` has in this metric (`Some(0)` even, `Some(1)` odd),
@@ -125,9 +152,12 @@ mod tests {
         let seq = parse_moves("R U2 F' D2").unwrap();
         assert_eq!(Metric::Htm.length(&seq), 4);
         assert_eq!(Metric::Qtm.length(&seq), 6);
-        assert_eq!(Metric::Htm.unit_moves().count(), 18);
-        assert_eq!(Metric::Qtm.unit_moves().count(), 12);
-        assert!(Metric::Qtm.unit_moves().all(|m| m.quarter_turns() != 2));
+        assert_eq!(Metric::Htm.unit_moves(), Move::all().collect::<Vec<_>>());
+        let quarter: Vec<Move> = Move::all().filter(|m| m.quarter_turns() != 2).collect();
+        assert_eq!(Metric::Qtm.unit_moves(), quarter);
+        for m in Metric::ALL {
+            assert!(m.unit_moves().iter().all(|&x| m.cost(x) == 1));
+        }
         for m in Metric::ALL {
             assert_eq!(Metric::from_name(m.name()), Some(m));
         }

@@ -6,7 +6,8 @@
 //!
 //! A position is packed into a `u128` key ([`pack`]: 5 bits a cubie, 100 bits). Layer `d` is the
 //! sorted, duplicate-free vector of the keys of all positions at exact distance `d`. The next
-//! layer is every neighbour of layer `d` (18 moves each), sorted in parallel (rayon), with
+//! layer is every neighbour of layer `d` (its metric's unit moves: 18 face turns in the half-turn
+//! metric, 12 quarter turns in the quarter-turn metric), sorted in parallel (rayon), with
 //! duplicates and the members of layers `d` and `d − 1` removed: a neighbour of a position at
 //! distance `d` is at distance `d − 1`, `d` or `d + 1`, so what remains is exactly layer `d + 1`.
 //!
@@ -14,7 +15,7 @@
 //! while layer `d + 1` is being made: 16 bytes for each of the `18·|L_d|` neighbours plus layers
 //! `d` and `d − 1`.
 
-use super::{Cube, Move};
+use super::{Cube, Metric};
 use rayon::prelude::*;
 
 /// Bytes of one packed position.
@@ -59,7 +60,7 @@ pub fn unpack(mut k: u128) -> Cube {
 /// Layer `d + 1` from layer `d` (`cur`) and layer `d − 1` (`prev`, empty for `d = 0`), both
 /// sorted. Uses the current rayon pool.
 pub fn next_layer(prev: &[u128], cur: &[u128]) -> Vec<u128> {
-    next_layer_by(prev, cur, false, pack)
+    next_layer_by(prev, cur, false, Metric::Htm, pack)
 }
 
 /// [`next_layer`] with another key: `key` must map positions to keys whose low 100 bits are
@@ -74,9 +75,10 @@ pub fn next_layer_by(
     prev: &[u128],
     cur: &[u128],
     premoves: bool,
+    metric: Metric,
     key: impl Fn(&Cube) -> u128 + Sync,
 ) -> Vec<u128> {
-    next_layer_of(prev, cur, premoves, unpack, key)
+    next_layer_of(prev, cur, premoves, metric, unpack, key)
 }
 
 /// [`next_layer_by`] for keys of any type: `cube(k)` is a position with key `k` (any member
@@ -86,14 +88,15 @@ pub fn next_layer_of<T: Copy + Ord + Default + Send + Sync>(
     prev: &[T],
     cur: &[T],
     premoves: bool,
+    metric: Metric,
     cube: impl Fn(T) -> Cube + Sync,
     key: impl Fn(&Cube) -> T + Sync,
 ) -> Vec<T> {
-    let per_key = if premoves { 2 } else { 1 } * Move::COUNT;
+    let per_key = if premoves { 2 } else { 1 } * metric.unit_moves().len();
     let mut next = vec![T::default(); cur.len() * per_key];
     next.par_chunks_mut(per_key)
         .zip(cur.par_iter())
-        .for_each(|(out, &k)| neighbour_keys(&cube(k), out, &key));
+        .for_each(|(out, &k)| neighbour_keys(&cube(k), metric, out, &key));
     next.par_sort_unstable();
     next.dedup();
     remove_members(&mut next, cur, prev);
@@ -101,15 +104,16 @@ pub fn next_layer_of<T: Copy + Ord + Default + Send + Sync>(
     next
 }
 
-/// Writes the keys of `c`'s neighbours into `out`: its 18 moves `c·m`, then, when `out` has
-/// room for 36, its 18 premoves `m·c`.
+/// Writes the keys of `c`'s neighbours in `metric` into `out`: its moves `c·m` (the metric's
+/// unit moves), then, when `out` has room for twice as many, its premoves `m·c`.
 #[inline]
-pub fn neighbour_keys<T>(c: &Cube, out: &mut [T], key: impl Fn(&Cube) -> T) {
-    let (post, pre) = out.split_at_mut(Move::COUNT);
-    for (o, m) in post.iter_mut().zip(Move::all()) {
+pub fn neighbour_keys<T>(c: &Cube, metric: Metric, out: &mut [T], key: impl Fn(&Cube) -> T) {
+    let moves = metric.unit_moves();
+    let (post, pre) = out.split_at_mut(moves.len());
+    for (o, &m) in post.iter_mut().zip(moves) {
         *o = key(&c.apply(m));
     }
-    for (o, m) in pre.iter_mut().zip(Move::all()) {
+    for (o, &m) in pre.iter_mut().zip(moves) {
         *o = key(&m.cube().compose(c));
     }
 }
@@ -132,7 +136,7 @@ pub fn remove_members<T: Ord>(keys: &mut Vec<T>, a: &[T], b: &[T]) {
 /// Runs the search to `max_depth`, calling `on_layer(d, layer)` for each layer 0..=max_depth as
 /// it is finished; keeps only the two layers the next step needs.
 pub fn for_each_layer(max_depth: u8, on_layer: impl FnMut(u8, &[u128])) {
-    for_each_layer_by(max_depth, false, pack, on_layer);
+    for_each_layer_by(max_depth, false, Metric::Htm, pack, on_layer);
 }
 
 /// [`for_each_layer`] with the neighbours and key of [`next_layer_by`]; returns the last two
@@ -140,10 +144,11 @@ pub fn for_each_layer(max_depth: u8, on_layer: impl FnMut(u8, &[u128])) {
 pub fn for_each_layer_by(
     max_depth: u8,
     premoves: bool,
+    metric: Metric,
     key: impl Fn(&Cube) -> u128 + Sync,
     on_layer: impl FnMut(u8, &[u128]),
 ) -> (Vec<u128>, Vec<u128>) {
-    for_each_layer_of(max_depth, premoves, unpack, key, on_layer)
+    for_each_layer_of(max_depth, premoves, metric, unpack, key, on_layer)
 }
 
 /// [`for_each_layer_by`] for keys of any type, with `cube` and `key` as in [`next_layer_of`].
@@ -151,6 +156,7 @@ pub fn for_each_layer_by(
 pub fn for_each_layer_of<T: Copy + Ord + Default + Send + Sync>(
     max_depth: u8,
     premoves: bool,
+    metric: Metric,
     cube: impl Fn(T) -> Cube + Sync,
     key: impl Fn(&Cube) -> T + Sync,
     mut on_layer: impl FnMut(u8, &[T]),
@@ -159,7 +165,7 @@ pub fn for_each_layer_of<T: Copy + Ord + Default + Send + Sync>(
     let mut cur = vec![key(&Cube::SOLVED)];
     on_layer(0, &cur);
     for d in 1..=max_depth {
-        let next = next_layer_of(&prev, &cur, premoves, &cube, &key);
+        let next = next_layer_of(&prev, &cur, premoves, metric, &cube, &key);
         prev = std::mem::replace(&mut cur, next);
         on_layer(d, &cur);
     }

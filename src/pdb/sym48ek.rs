@@ -384,7 +384,14 @@ impl<M: Marks, const K: u8> Drop for Stages<'_, M, K> {
 /// rayon pool makes them).
 pub fn for_each_h11_layer(depth: u8, on_layer: impl FnMut(u8, &[u64])) {
     let sp = Sym48Space::get();
-    for_each_layer_of(depth, false, key_cube, |c| h11_key(sp, c), on_layer);
+    for_each_layer_of(
+        depth,
+        false,
+        crate::cube::Metric::Htm,
+        key_cube,
+        |c| h11_key(sp, c),
+        on_layer,
+    );
 }
 
 /// Marks every coset class within `depth` (≥ 2) moves: the layers to `depth − 2` with their

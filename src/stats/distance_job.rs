@@ -6,18 +6,21 @@
 //! progress and write.
 
 use super::distances::{
-    LayerCount, PUBLISHED, PUBLISHED_CLASSES_SYM, estimated_classes, layer_counts, peak_bytes,
+    LayerCount, PUBLISHED_CLASSES_SYM, estimated_classes, layer_counts, peak_bytes, published,
 };
 use super::spill::{
     Event, Spill, SpillReport, disk_estimate, layer_counts_spilled, memory_estimate,
 };
 use crate::coord::positions::Reduction;
+use crate::cube::Metric;
 use std::path::PathBuf;
 
 /// A distance count: to `max_depth`, over whole positions (`reduction` `None`) or classes of
 /// positions, with the last layer through disk when `spill` is given (class searches only).
 #[derive(Clone, Debug)]
 pub struct DistanceJob {
+    /// Distances in this metric (a spill's [`Spill::metric`] must be the same).
+    pub metric: Metric,
     pub max_depth: u8,
     pub reduction: Option<Reduction>,
     pub spill: Option<Spill>,
@@ -36,12 +39,13 @@ pub struct Plan {
 /// keyword), so each case carries what they need.
 #[derive(Debug, PartialEq, Eq)]
 pub enum JobError {
-    /// Past 20 moves: no position is that far.
-    TooDeep { max_depth: u8 },
+    /// Past the metric's diameter: no position is that far.
+    TooDeep { max_depth: u8, metric: Metric },
     /// A spill needs a class search and a depth of at least 1.
     SpillNeedsClasses,
-    /// No published count to estimate the memory from (class searches stop at depth 10).
-    NoEstimate { max_depth: u8 },
+    /// No published count to estimate the memory from (depth 10 in HTM, 12 in QTM is the
+    /// last).
+    NoEstimate { max_depth: u8, metric: Metric },
     /// The search needs more memory than is available; `spill_would_help` for a class search
     /// that holds its last layer in memory.
     Memory {
@@ -58,17 +62,21 @@ pub enum JobError {
 impl std::fmt::Display for JobError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            JobError::TooDeep { max_depth } => write!(
+            JobError::TooDeep { max_depth, metric } => write!(
                 f,
-                "depth {max_depth}: no position is more than 20 moves from solved"
+                "depth {max_depth}: no position is more than {} {} from solved",
+                metric.diameter(),
+                metric.unit()
             ),
             JobError::SpillNeedsClasses => write!(
                 f,
                 "a spill counts the last layer of a class search: count classes, to depth 1 or more"
             ),
-            JobError::NoEstimate { max_depth } => write!(
+            JobError::NoEstimate { max_depth, metric } => write!(
                 f,
-                "depth {max_depth}: no published count to estimate the memory from (depth 10 is the last)"
+                "depth {max_depth}: no published count to estimate the memory from (in {metric}, \
+                 depth {} is the last)",
+                published(*metric).len() - 1
             ),
             JobError::Memory { need, have, .. } => write!(
                 f,
@@ -92,10 +100,14 @@ impl DistanceJob {
     /// The checks of what is asked alone (no estimate, nothing touched): the depth, and a
     /// spill only for a class search to depth 1 or more. [`DistanceJob::plan`] makes them too.
     pub fn check_asked(&self) -> Result<(), JobError> {
-        if self.max_depth > 20 {
+        if self.max_depth > self.metric.diameter() {
             return Err(JobError::TooDeep {
                 max_depth: self.max_depth,
+                metric: self.metric,
             });
+        }
+        if let Some(s) = self.spill.as_ref().filter(|s| s.metric != self.metric) {
+            panic!("a spill in {} for a count in {}", s.metric, self.metric);
         }
         if self.spill.is_some() && (self.reduction.is_none() || self.max_depth == 0) {
             return Err(JobError::SpillNeedsClasses);
@@ -111,21 +123,25 @@ impl DistanceJob {
         self.check_asked()?;
         let d = self.max_depth;
         let memory = match &self.spill {
-            None => peak_bytes(d, self.reduction),
+            None => peak_bytes(d, self.reduction, self.metric),
             Some(s) => {
-                let classes = |d: u8| estimated_classes(d as usize, s.reduction);
-                let before = peak_bytes(d - 1, self.reduction);
+                let classes = |d: u8| estimated_classes(d as usize, s.reduction, self.metric);
+                let before = peak_bytes(d - 1, self.reduction, self.metric);
                 let prev = if d >= 2 { classes(d - 2) } else { Some(0) };
                 match (before, classes(d - 1), prev) {
                     (Some(b), Some(c), Some(p)) => {
                         let chunk = (s.chunk_parents as u64).min(c);
-                        Some(b.max(((p + c) * 16 + memory_estimate(p, c, chunk)) as u128))
+                        let m = memory_estimate(p, c, chunk, self.metric);
+                        Some(b.max(((p + c) * 16 + m) as u128))
                     }
                     _ => None,
                 }
             }
         }
-        .ok_or(JobError::NoEstimate { max_depth: d })?;
+        .ok_or(JobError::NoEstimate {
+            max_depth: d,
+            metric: self.metric,
+        })?;
         if let Some(have) = available.filter(|&have| memory > have as u128) {
             return Err(JobError::Memory {
                 need: memory,
@@ -136,9 +152,9 @@ impl DistanceJob {
         let disk = match &self.spill {
             None => None,
             Some(s) => {
-                let parents = estimated_classes(d as usize - 1, s.reduction)
+                let parents = estimated_classes(d as usize - 1, s.reduction, self.metric)
                     .expect("the memory estimate found it");
-                let need = disk_estimate(parents);
+                let need = disk_estimate(parents, self.metric);
                 std::fs::create_dir_all(&s.dir).map_err(|e| JobError::Io {
                     dir: s.dir.clone(),
                     error: e.to_string(),
@@ -166,7 +182,10 @@ impl DistanceJob {
         on_event: impl FnMut(Event) + Send,
     ) -> Result<(Vec<LayerCount>, Option<SpillReport>), String> {
         match &self.spill {
-            None => Ok((layer_counts(self.max_depth, self.reduction, on_layer), None)),
+            None => Ok((
+                layer_counts(self.max_depth, self.reduction, self.metric, on_layer),
+                None,
+            )),
             Some(s) => {
                 let (counts, report) = layer_counts_spilled(self.max_depth, s, on_layer, on_event)?;
                 Ok((counts, Some(report)))
@@ -204,14 +223,19 @@ impl Checked {
     }
 }
 
-/// The counts beside the published ones (positions: Rokicki et al.; classes under the 48
-/// symmetries alone: Bryan, compared only when `reduction` is that).
-pub fn check_published(counts: &[LayerCount], reduction: Option<Reduction>) -> Vec<Checked> {
-    let symmetry_classes = reduction == Some(Reduction::Symmetry);
+/// The counts beside the published ones (positions: Rokicki et al. in HTM, OEIS A080602 in
+/// QTM; classes under the 48 symmetries alone, in HTM: Bryan, compared only when `reduction`
+/// is that).
+pub fn check_published(
+    counts: &[LayerCount],
+    reduction: Option<Reduction>,
+    metric: Metric,
+) -> Vec<Checked> {
+    let symmetry_classes = reduction == Some(Reduction::Symmetry) && metric == Metric::Htm;
     (counts.iter().enumerate())
         .map(|(d, &count)| Checked {
             count,
-            published: PUBLISHED.get(d).copied(),
+            published: published(metric).get(d).copied(),
             published_classes: PUBLISHED_CLASSES_SYM
                 .get(d)
                 .copied()
@@ -239,6 +263,7 @@ mod tests {
     #[test]
     fn plan_refuses_and_small_counts_match() {
         let job = |max_depth, reduction, spill| DistanceJob {
+            metric: Metric::Htm,
             max_depth,
             reduction,
             spill,
@@ -246,16 +271,23 @@ mod tests {
         let sym = Some(Reduction::SymmetryAndInverse);
         assert_eq!(
             job(21, sym, None).plan(None),
-            Err(JobError::TooDeep { max_depth: 21 })
+            Err(JobError::TooDeep {
+                max_depth: 21,
+                metric: Metric::Htm
+            })
         );
         assert_eq!(
             job(12, sym, None).plan(None),
-            Err(JobError::NoEstimate { max_depth: 12 })
+            Err(JobError::NoEstimate {
+                max_depth: 12,
+                metric: Metric::Htm
+            })
         );
         let spill = Spill {
             dir: std::env::temp_dir().join("optcube-distance-job-unused"),
             chunk_parents: 10,
             reduction: Reduction::Symmetry,
+            metric: Metric::Htm,
         };
         assert_eq!(
             job(5, None, Some(spill)).plan(None),
@@ -274,14 +306,14 @@ mod tests {
         assert!(plan.memory > 0 && plan.disk.is_none());
         let (counts, report) = small.run(|_, _| {}, |_| {}).unwrap();
         assert!(report.is_none());
-        let checked = check_published(&counts, small.reduction);
+        let checked = check_published(&counts, small.reduction, Metric::Htm);
         assert_eq!(checked.len(), 5);
         assert!(checked.iter().all(|c| c.matches() == Some(true)));
         let mut wrong = checked[3];
         wrong.count.positions += 1;
         assert_eq!(wrong.matches(), Some(false));
         // Classes under inversion too are not Bryan's: only positions are compared.
-        let inv = check_published(&counts, sym);
+        let inv = check_published(&counts, sym, Metric::Htm);
         assert!(inv.iter().all(|c| c.published_classes.is_none()));
     }
 }

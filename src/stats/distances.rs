@@ -1,4 +1,5 @@
-//! Exact distances of the full cube from solved (HTM), counted with the layered breadth-first
+//! Exact distances of the full cube from solved, in either metric, counted with the layered
+//! breadth-first
 //! search of [`crate::cube::packed`], over whole positions or over classes of positions under
 //! the 48 symmetries (and inversion) of [`crate::coord::positions`]: the published counts to
 //! check against, the counts, and an estimate of the search's peak memory ([`peak_bytes`],
@@ -15,8 +16,8 @@
 //! inversion halves the layers kept.
 
 use crate::coord::positions::{Conjugator, Reduction};
-use crate::cube::packed::{KEY_BYTES, for_each_layer, for_each_layer_by, pack};
-use crate::cube::{Cube, Move};
+use crate::cube::packed::{KEY_BYTES, for_each_layer_by, pack};
+use crate::cube::{Cube, Metric};
 use crate::stats::predict::tree_sizes;
 use rayon::prelude::*;
 
@@ -36,6 +37,32 @@ pub const PUBLISHED: [u64; 11] = [
     17596479795,
     232248063316,
 ];
+
+/// Published numbers of positions at exact distance 0..=12 in QTM (OEIS A080602; Rokicki's
+/// exact counts through 18q, cube20.org).
+pub const PUBLISHED_QTM: [u64; 13] = [
+    1,
+    12,
+    114,
+    1068,
+    10011,
+    93840,
+    878880,
+    8221632,
+    76843595,
+    717789576,
+    6701836858,
+    62549615248,
+    583570100997,
+];
+
+/// The published position counts of `metric`, by distance.
+pub fn published(metric: Metric) -> &'static [u64] {
+    match metric {
+        Metric::Htm => &PUBLISHED,
+        Metric::Qtm => &PUBLISHED_QTM,
+    }
+}
 
 /// Published numbers of classes under the 48 symmetries at distance 0..=10 in HTM (Jerry
 /// Bryan, "Rubik's cube results", jerrybryan.com/math/rubikresults.html: "patterns unique up
@@ -68,11 +95,12 @@ pub fn class_size(key: u128, r: Reduction) -> u64 {
     (r.order() / (key >> STABILIZER_SHIFT) as u32) as u64
 }
 
-/// Layer sizes 0..=max_depth, over whole positions (`None`) or classes under `r`, with
-/// `on_layer(d, count)` called as each layer is done. Uses the current rayon pool.
+/// Layer sizes 0..=max_depth in `metric`, over whole positions (`None`) or classes under `r`,
+/// with `on_layer(d, count)` called as each layer is done. Uses the current rayon pool.
 pub fn layer_counts(
     max_depth: u8,
     reduction: Option<Reduction>,
+    metric: Metric,
     mut on_layer: impl FnMut(u8, LayerCount),
 ) -> Vec<LayerCount> {
     let mut out = Vec::new();
@@ -81,18 +109,20 @@ pub fn layer_counts(
         out.push(n);
     };
     match reduction {
-        None => for_each_layer(max_depth, |d, layer| {
-            let n = layer.len() as u64;
-            record(
-                d,
-                LayerCount {
-                    positions: n,
-                    classes: n,
-                },
-            )
-        }),
+        None => {
+            for_each_layer_by(max_depth, false, metric, pack, |d, layer| {
+                let n = layer.len() as u64;
+                record(
+                    d,
+                    LayerCount {
+                        positions: n,
+                        classes: n,
+                    },
+                )
+            });
+        }
         Some(r) => {
-            class_layers(max_depth, r, record);
+            class_layers(max_depth, r, metric, record);
         }
     }
     out
@@ -100,15 +130,21 @@ pub fn layer_counts(
 
 /// The class search to `max_depth`, `record(d, count)` called for each layer; returns the
 /// last two layers.
+///
+/// The reductions hold in either metric: a symmetry of the cube (a mirror one too) maps
+/// quarter turns to quarter turns and half turns to half turns, and a sequence's inverse costs
+/// what it does.
 pub fn class_layers(
     max_depth: u8,
     r: Reduction,
+    metric: Metric,
     mut record: impl FnMut(u8, LayerCount),
 ) -> (Vec<u128>, Vec<u128>) {
     let k = Conjugator::new();
     for_each_layer_by(
         max_depth,
         r == Reduction::SymmetryAndInverse,
+        metric,
         |c| class_key(&k, c, r),
         |d, layer| {
             let positions = layer.par_iter().map(|&key| class_size(key, r)).sum();
@@ -118,31 +154,34 @@ pub fn class_layers(
     )
 }
 
-/// Number of positions at each exact distance 0..=max_depth (search over whole positions).
-pub fn counts(max_depth: u8) -> Vec<u64> {
-    layer_counts(max_depth, None, |_, _| {})
+/// Number of positions at each exact distance 0..=max_depth in `metric` (search over whole
+/// positions).
+pub fn counts(max_depth: u8, metric: Metric) -> Vec<u64> {
+    layer_counts(max_depth, None, metric, |_, _| {})
         .iter()
         .map(|n| n.positions)
         .collect()
 }
 
 /// An estimate of the peak memory (bytes) of [`layer_counts`] to `max_depth`: the last step's
-/// neighbour vector plus its two input layers and its output. Over whole positions it bounds
-/// the layers by the canonical tree sizes (a position at distance `d` is reached by a canonical
-/// sequence of `d` moves); over classes it takes the published position counts over the
-/// group's order, plus 5 % for the symmetric classes (about 0.01 % more at depth 9 under the
-/// 48 symmetries), and `None` past the published depths.
-pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>) -> Option<u128> {
+/// neighbour vector plus its two input layers and its output. Over whole positions in HTM it
+/// bounds the layers by the canonical tree sizes (a position at distance `d` is reached by a
+/// canonical sequence of `d` moves), in QTM it takes the published counts; over classes it
+/// takes the published position counts over the group's order, plus 5 % for the symmetric
+/// classes (about 0.01 % more at depth 9 under the 48 symmetries). `None` past the published
+/// depths.
+pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>, metric: Metric) -> Option<u128> {
+    let moves = metric.unit_moves().len() as u128;
     let Some(r) = reduction else {
-        return Some(peak_bytes_plain(max_depth));
+        return peak_bytes_plain(max_depth, metric);
     };
-    let classes = |d: usize| estimated_classes(d, r).map(u128::from);
+    let classes = |d: usize| estimated_classes(d, r, metric).map(u128::from);
     (1..=max_depth as usize)
         .map(|d| {
             let cur = classes(d - 1)?;
             let prev = if d >= 2 { classes(d - 2)? } else { 0 };
             let next = classes(d)?;
-            let per_class = Move::COUNT as u128 * (r.order() / 48) as u128;
+            let per_class = moves * (r.order() / 48) as u128;
             Some((per_class * cur + cur + prev + next) * KEY_BYTES as u128)
         })
         .try_fold(KEY_BYTES as u128, |m, x| Some(m.max(x?)))
@@ -150,23 +189,31 @@ pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>) -> Option<u128> {
 
 /// An upper estimate of the classes at distance `d` under `r`: the published position count
 /// over the group's order, plus 5 % for the symmetric classes; `None` past the published depths.
-pub fn estimated_classes(d: usize, r: Reduction) -> Option<u64> {
-    let p = *PUBLISHED.get(d)?;
+pub fn estimated_classes(d: usize, r: Reduction, metric: Metric) -> Option<u64> {
+    let p = *published(metric).get(d)?;
     Some(p * 105 / (100 * r.order() as u64) + 1)
 }
 
-/// [`peak_bytes`] over whole positions: an upper bound.
-fn peak_bytes_plain(max_depth: u8) -> u128 {
-    let n = tree_sizes(max_depth as usize);
+/// [`peak_bytes`] over whole positions: an upper bound (HTM), the exact layers (QTM).
+fn peak_bytes_plain(max_depth: u8, metric: Metric) -> Option<u128> {
+    let n: Vec<u128> = match metric {
+        Metric::Htm => tree_sizes(max_depth as usize),
+        Metric::Qtm => (published(metric).get(..=max_depth as usize)?.iter())
+            .map(|&c| c as u128)
+            .collect(),
+    };
+    let moves = metric.unit_moves().len() as u128;
     let step = |d: usize| {
         let cur = n[d - 1];
         let prev = if d >= 2 { n[d - 2] } else { 0 };
-        (Move::COUNT as u128 * cur + cur + prev) * KEY_BYTES as u128
+        (moves * cur + cur + prev) * KEY_BYTES as u128
     };
-    (1..=max_depth as usize)
-        .map(step)
-        .max()
-        .unwrap_or(KEY_BYTES as u128)
+    Some(
+        (1..=max_depth as usize)
+            .map(step)
+            .max()
+            .unwrap_or(KEY_BYTES as u128),
+    )
 }
 
 #[cfg(test)]
@@ -176,29 +223,41 @@ mod tests {
     /// Depths 0..=5 reproduce the published counts (Rokicki et al.).
     #[test]
     fn counts_match_published_to_depth_5() {
-        assert_eq!(counts(5), PUBLISHED[..6].to_vec());
+        assert_eq!(counts(5, Metric::Htm), PUBLISHED[..6].to_vec());
     }
 
     #[test]
     fn peak_estimate_bounds_the_vectors() {
         // Depth 2: 18 neighbours of each of the 18 positions at depth 1, plus layers 1 and 0.
-        assert_eq!(peak_bytes(2, None), Some((18 * 18 + 18 + 1) * 16));
-        assert!(peak_bytes(7, None).unwrap() < 3 << 30);
-        assert!(peak_bytes(8, None).unwrap() > 24 << 30);
+        let htm = Metric::Htm;
+        assert_eq!(peak_bytes(2, None, htm), Some((18 * 18 + 18 + 1) * 16));
+        assert!(peak_bytes(7, None, htm).unwrap() < 3 << 30);
+        assert!(peak_bytes(8, None, htm).unwrap() > 24 << 30);
         let both = Some(Reduction::SymmetryAndInverse);
-        assert!(peak_bytes(9, both).unwrap() < 12 << 30);
-        assert!(peak_bytes(10, both).unwrap() > 24 << 30);
-        assert_eq!(peak_bytes(11, both), None);
+        assert!(peak_bytes(9, both, htm).unwrap() < 12 << 30);
+        assert!(peak_bytes(10, both, htm).unwrap() > 24 << 30);
+        assert_eq!(peak_bytes(11, both, htm), None);
+        // QTM: 12 neighbours of each of the 12 positions at 1q, plus layers 1 and 0.
+        let qtm = Metric::Qtm;
+        assert_eq!(peak_bytes(2, None, qtm), Some((12 * 12 + 12 + 1) * 16));
+        assert!(peak_bytes(10, both, qtm).unwrap() < 8 << 30);
+        assert!(peak_bytes(12, both, qtm).unwrap() > 24 << 30);
+        assert_eq!(peak_bytes(13, both, qtm), None);
     }
 
     /// The class searches count the same positions as the search over whole positions, their
     /// class counts under the 48 symmetries are Bryan's, and with inversion there are fewer.
     #[test]
     fn class_searches_count_the_positions() {
-        let plain = counts(6);
+        let plain = counts(6, Metric::Htm);
         assert_eq!(plain, PUBLISHED[..7].to_vec());
-        let sym = layer_counts(6, Some(Reduction::Symmetry), |_, _| {});
-        let both = layer_counts(6, Some(Reduction::SymmetryAndInverse), |_, _| {});
+        let sym = layer_counts(6, Some(Reduction::Symmetry), Metric::Htm, |_, _| {});
+        let both = layer_counts(
+            6,
+            Some(Reduction::SymmetryAndInverse),
+            Metric::Htm,
+            |_, _| {},
+        );
         for d in 0..=6 {
             assert_eq!(sym[d].positions, plain[d], "depth {d}");
             assert_eq!(both[d].positions, plain[d], "depth {d}");
@@ -209,6 +268,18 @@ mod tests {
         assert!(both[6].classes < sym[6].classes * 6 / 10);
     }
 
+    /// In the quarter-turn metric the layers over whole positions and over classes (with their
+    /// sizes) are the published counts (OEIS A080602) through 7q.
+    #[test]
+    fn qtm_counts_match_published_to_7q() {
+        assert_eq!(counts(6, Metric::Qtm), PUBLISHED_QTM[..7].to_vec());
+        for r in [Reduction::Symmetry, Reduction::SymmetryAndInverse] {
+            let layers = layer_counts(7, Some(r), Metric::Qtm, |_, _| {});
+            let positions: Vec<u64> = layers.iter().map(|n| n.positions).collect();
+            assert_eq!(positions, PUBLISHED_QTM[..8].to_vec(), "{r:?}");
+        }
+    }
+
     /// Each class of a layer, expanded to its members, gives exactly that layer of positions.
     #[test]
     fn classes_expand_to_the_layers() {
@@ -217,10 +288,11 @@ mod tests {
         let k = Conjugator::new();
         let r = Reduction::SymmetryAndInverse;
         let mut layers: Vec<Vec<u128>> = Vec::new();
-        for_each_layer(4, |_, l| layers.push(l.to_vec()));
+        crate::cube::packed::for_each_layer(4, |_, l| layers.push(l.to_vec()));
         for_each_layer_by(
             4,
             true,
+            Metric::Htm,
             |c| class_key(&k, c, r),
             |d, classes| {
                 let mut members = HashSet::new();

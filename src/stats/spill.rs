@@ -28,7 +28,7 @@
 //! layers, their codes (16 bytes a class) and one chunk's neighbours (16 bytes each).
 
 use crate::coord::positions::{Conjugator, Reduction, position_rank};
-use crate::cube::Move;
+use crate::cube::Metric;
 use crate::cube::packed::{neighbour_keys, remove_members, unpack};
 use crate::stats::distances::{LayerCount, class_layers};
 use crate::sys::files::{replace_with, write_atomic};
@@ -117,19 +117,22 @@ pub struct Spill {
     /// Parent classes a chunk.
     pub chunk_parents: usize,
     pub reduction: Reduction,
+    /// The metric whose neighbours are counted (its unit moves).
+    pub metric: Metric,
 }
 
-/// An estimate of the disk a run needs: 7 bytes for each of the 36 neighbours of each parent
-/// (an upper bound of what the varint deltas take on the runs measured).
-pub fn disk_estimate(parents: u64) -> u64 {
-    parents * 2 * Move::COUNT as u64 * 7
+/// An estimate of the disk a run needs: 7 bytes for each of the neighbours of each parent (36
+/// in HTM, 24 in QTM: moves and premoves; an upper bound of what the varint deltas take on the
+/// runs measured).
+pub fn disk_estimate(parents: u64, metric: Metric) -> u64 {
+    parents * 2 * metric.unit_moves().len() as u64 * 7
 }
 
 /// An estimate of the memory (bytes) a run needs beside the two input layers: their codes (16
 /// bytes a class), one chunk's neighbours (16 bytes each) and its encoded partitions (7 bytes
 /// a neighbour, as [`disk_estimate`]).
-pub fn memory_estimate(prev: u64, cur: u64, chunk_parents: u64) -> u64 {
-    (prev + cur) * 16 + chunk_parents * 2 * Move::COUNT as u64 * (16 + 7)
+pub fn memory_estimate(prev: u64, cur: u64, chunk_parents: u64, metric: Metric) -> u64 {
+    (prev + cur) * 16 + chunk_parents * 2 * metric.unit_moves().len() as u64 * (16 + 7)
 }
 
 /// A fingerprint of the parents, so that a chunk file of another run is never used.
@@ -249,10 +252,12 @@ pub fn count_next_layer(
     let k = Conjugator::new();
     let dir = &spill.dir;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let fp = fingerprint(cur);
+    // The metric is in the fingerprint: the same parents make other neighbours in another.
+    let fp = fingerprint(cur) ^ (spill.metric as u64) << 63;
     let chunk_parents = spill.chunk_parents.max(1);
     let chunks = cur.len().div_ceil(chunk_parents);
-    let per_key = 2 * Move::COUNT;
+    let moves = spill.metric.unit_moves().len();
+    let per_key = 2 * moves;
     let premoves = r == Reduction::SymmetryAndInverse;
     let mut report = SpillReport {
         chunks,
@@ -285,12 +290,14 @@ pub fn count_next_layer(
             tables.push(table);
             continue;
         }
-        let n = if premoves { per_key } else { Move::COUNT };
+        let n = if premoves { per_key } else { moves };
         let mut codes = vec![0u128; parents.len() * n];
         codes
             .par_chunks_mut(n)
             .zip(parents.par_iter())
-            .for_each(|(out, &key)| neighbour_keys(&unpack(key), out, |c| class_code(&k, c, r)));
+            .for_each(|(out, &key)| {
+                neighbour_keys(&unpack(key), spill.metric, out, |c| class_code(&k, c, r))
+            });
         codes.par_sort_unstable();
         codes.dedup();
         // Encode each partition's run of codes (contiguous, as the codes are sorted).
@@ -483,7 +490,7 @@ pub fn layer_counts_spilled(
 ) -> Result<(Vec<LayerCount>, SpillReport), String> {
     assert!(max_depth >= 1);
     let mut out = Vec::new();
-    let (prev, cur) = class_layers(max_depth - 1, spill.reduction, |d, n| {
+    let (prev, cur) = class_layers(max_depth - 1, spill.reduction, spill.metric, |d, n| {
         on_layer(d, n);
         out.push(n);
     });
@@ -508,6 +515,7 @@ mod tests {
             dir: dir(name),
             chunk_parents,
             reduction: r,
+            metric: Metric::Htm,
         }
     }
 
@@ -516,7 +524,7 @@ mod tests {
     #[test]
     fn spilled_layer_equals_the_one_in_memory() {
         for (r, depth) in [(Reduction::SymmetryAndInverse, 6), (Reduction::Symmetry, 5)] {
-            let want = layer_counts(depth, Some(r), |_, _| {});
+            let want = layer_counts(depth, Some(r), Metric::Htm, |_, _| {});
             let s = spill("equal", r, 97);
             let (got, report) = layer_counts_spilled(depth, &s, |_, _| {}, |_| {}).unwrap();
             assert_eq!(got, want, "{r:?}");
@@ -525,12 +533,26 @@ mod tests {
         }
     }
 
+    /// In the quarter-turn metric too: the spilled last layer equals the one in memory.
+    #[test]
+    fn a_qtm_layer_spilled_equals_the_one_in_memory() {
+        let r = Reduction::SymmetryAndInverse;
+        let want = layer_counts(7, Some(r), Metric::Qtm, |_, _| {});
+        let s = Spill {
+            metric: Metric::Qtm,
+            ..spill("qtm", r, 131)
+        };
+        let (got, _) = layer_counts_spilled(7, &s, |_, _| {}, |_| {}).unwrap();
+        assert_eq!(got, want);
+        assert!(!s.dir.exists());
+    }
+
     /// A run killed in either phase resumes from what it left, to the same count; a damaged
     /// chunk is reported, never counted.
     #[test]
     fn a_killed_run_resumes_to_the_same_count() {
         let r = Reduction::SymmetryAndInverse;
-        let want = layer_counts(6, Some(r), |_, _| {})[6];
+        let want = layer_counts(6, Some(r), Metric::Htm, |_, _| {})[6];
         let s = spill("resume", r, 200);
         let _ = std::fs::remove_dir_all(&s.dir);
         // A run "killed" (a panic in its progress callback) when `stop` says so.

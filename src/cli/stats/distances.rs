@@ -46,9 +46,12 @@ impl Reduce {
 
 #[derive(clap::Args)]
 pub struct DistancesArgs {
-    /// Largest distance to count (9 needs about 8 GB and some minutes on 2 cores).
+    /// Largest distance to count (in HTM 9 needs about 8 GB and some minutes on 2 cores).
     #[arg(long, value_name = "D")]
     max_depth: u8,
+    /// The metric distances are counted in: htm (face turns) or qtm (quarter turns).
+    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
+    metric: optcube::cube::Metric,
     /// Count classes of positions (each with its size) instead of positions.
     #[arg(long, value_enum, default_value = "sym-inv")]
     reduce: Reduce,
@@ -89,6 +92,7 @@ fn deepest_in(csv: &std::path::Path) -> Option<u8> {
 pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     let reduction = args.reduce.reduction();
     let job = DistanceJob {
+        metric: args.metric,
         max_depth: args.max_depth,
         reduction,
         spill: args.spill.then(|| Spill {
@@ -98,6 +102,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
                 .unwrap_or_else(|| args.out.with_extension("spill")),
             chunk_parents: args.chunk_parents.max(1),
             reduction: reduction.unwrap_or(Reduction::Symmetry),
+            metric: args.metric,
         }),
     };
     job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
@@ -205,7 +210,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         "| depth | positions | published | classes | published classes | match | done at (s) |\n\
          |---:|---:|---:|---:|---:|---|---:|\n",
     );
-    let checked = check_published(&counts, reduction);
+    let checked = check_published(&counts, reduction, args.metric);
     let all_match = checked.iter().all(|c| c.matches() != Some(false));
     for (d, c) in checked.iter().enumerate() {
         let n = c.count;
@@ -226,16 +231,23 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         );
         println!("{d:2} {:>15} {:>14}", n.positions, n.classes);
     }
+    let sources = match args.metric {
+        optcube::cube::Metric::Htm => {
+            "Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the Rubik's Cube group is \
+             twenty* (2013), cube20.org, OEIS A080601; classes under the 48 symmetries: Jerry \
+             Bryan, jerrybryan.com/math/rubikresults.html"
+        }
+        optcube::cube::Metric::Qtm => "OEIS A080602 (Rokicki's exact counts, cube20.org)",
+    };
     let md = format!(
-        "# Positions at each distance from solved (HTM)\n\n\
+        "# Positions at each distance from solved ({})\n\n\
          Made with `{}` ({threads} threads).\n\n\
          Wall time {seconds:.1} s; peak resident memory {} MB (VmHWM); estimated beforehand \
          {} MB. {}\n\n{table}\n\
          Layered breadth-first search over sorted, deduplicated vectors of {}, 16 bytes a key \
          (`src/stats/distances.rs`; classes: `src/coord/positions.rs`, each counted with its \
-         size). Published counts: Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the \
-         Rubik's Cube group is twenty* (2013), cube20.org, OEIS A080601; classes under the 48 \
-         symmetries: Jerry Bryan, jerrybryan.com/math/rubikresults.html.{}\n",
+         size), the {} unit moves a position. Published counts: {sources}.{}\n",
+        args.metric.name().to_uppercase(),
         command_line(),
         peak.map_or("?".into(), |b| (b >> 20).to_string()),
         mb(need),
@@ -254,6 +266,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             ),
         },
         args.reduce.describe(),
+        args.metric.unit_moves().len(),
         if all_match {
             ""
         } else {
@@ -268,13 +281,17 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
 fn explain(e: &JobError, args: &DistancesArgs) -> String {
     let d = args.max_depth;
     match e {
-        JobError::TooDeep { .. } => {
-            format!("--max-depth {d}: no position is more than 20 moves from solved")
-        }
+        JobError::TooDeep { .. } => format!(
+            "--max-depth {d}: no position is more than {} {} from solved",
+            args.metric.diameter(),
+            args.metric.unit()
+        ),
         JobError::NoEstimate { .. } => format!(
-            "--max-depth {d}: no published count to estimate the memory of {} from (depth 10 is \
-             the last)",
-            args.reduce.describe()
+            "--max-depth {d}: no published count to estimate the memory of {} from (in {}, \
+             depth {} is the last)",
+            args.reduce.describe(),
+            args.metric,
+            optcube::stats::distances::published(args.metric).len() - 1
         ),
         JobError::SpillNeedsClasses => "--spill counts the last layer of a class search: give \
              --reduce sym or sym-inv and --max-depth 1 or more"
@@ -288,7 +305,7 @@ fn explain(e: &JobError, args: &DistancesArgs) -> String {
              from {}), only {} MB available (MemAvailable){}",
             args.reduce.describe(),
             need >> 20,
-            if args.reduce == Reduce::None {
+            if args.reduce == Reduce::None && args.metric == optcube::cube::Metric::Htm {
                 "the canonical tree sizes"
             } else {
                 "the published counts"
