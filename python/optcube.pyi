@@ -16,6 +16,7 @@ __all__ = [
     "__version__",
     "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
     "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study", "distances",
+    "table_sets",
 ]
 
 _Path = Union[str, PathLike]
@@ -85,10 +86,9 @@ class Solver:
     """The optimal solver (IDA* with pattern databases), its tables loaded once.
 
     Missing tables are built first (progress on stderr) and saved in pdb_dir
-    (default: $OPTCUBE_PDB_DIR or pdb/). set: korf, korf6, huge, sym48, sym48e4, sym48e6,
-    sym48e7, sym48e8, or table names separated by commas; by default the fastest set whose
-    tables are in pdb_dir (sym48e8, sym48e7, sym48e6, sym48e4, huge, sym48), else the
-    fastest of sym48e6, sym48e4, huge, sym48 whose build fits in the memory
+    (default: $OPTCUBE_PDB_DIR or pdb/). set: a name of table_sets() (`optcube pdb sets`), or
+    table names separated by commas; by default the fastest set whose tables are in pdb_dir,
+    else the fastest that a first use may build whose build fits in the memory
     available (built now), as the CLI's solve. A damaged table file raises TableError (it is
     never rebuilt behind your back: delete it, or run optcube pdb build). max_depth is 0..255
     (ValueError otherwise; None: God's number of the metric, 20 or 26), threads 1 to four a
@@ -211,6 +211,9 @@ def pdb_info(pdb_dir: Optional[_Path] = None) -> List[Dict[str, Any]]:
 
 def read_study(path: _Path) -> List[Dict[str, Any]]:
     """The finished records of a length study's JSON-lines file."""
+
+def table_sets() -> List[Tuple[str, List[str]]]:
+    """The table sets by name, each with its tables in lookup order (as `optcube pdb sets`)."""
 
 def distances(
     max_depth: int,

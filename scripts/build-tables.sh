@@ -49,21 +49,13 @@ if [[ ! -x $TIME ]] || ! $TIME -v true >/dev/null 2>&1; then
     exit 1
 fi
 
-# The tables of a set, one at a time (mirrors optcube::pdb::set::resolve_set).
-tables=()
-IFS=',' read -ra names <<<"$set_name"
-for n in "${names[@]}"; do
-    case "$n" in
-        korf) tables+=(corners edges7a edges7b edgeperm) ;;
-        korf6) tables+=(corners edges6a edges6b) ;;
-        corners|edges7a|edges7b|edgeperm|edges6a|edges6b) tables+=("$n") ;;
-        *) echo "build-tables.sh: unknown table or set '$n'" >&2; exit 2 ;;
-    esac
-done
-
 echo "build-tables.sh: cargo build --release" >&2
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/optcube"
+
+# The tables of a set, one at a time, as the binary resolves them (`optcube pdb sets`).
+listed="$("$bin" pdb sets --tables "$set_name")" || exit 2
+mapfile -t tables <<<"$listed"
 
 tmp_made=0
 if [[ -z $dir ]]; then

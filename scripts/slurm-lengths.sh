@@ -53,15 +53,13 @@ bin="${OPTCUBE:-target/release/optcube}"
 threads="${SLURM_CPUS_PER_TASK:-$(nproc)}"
 
 [[ -x $bin ]] || { echo "slurm-lengths.sh: no optcube binary at $bin (cargo build --release)" >&2; exit 2; }
-# The tables must be there already: a hundred tasks must not each start building them.
-case "$set_name" in
-    "") tables=() ;;
-    korf) tables=(corners edges7a edges7b edgeperm) ;;
-    korf6) tables=(corners edges6a edges6b) ;;
-    sym48) tables=(sym48e0 corners edges6a edges6b) ;;
-    sym48e4 | sym48e6) tables=("$set_name" corners edges6a edges6b) ;;
-    *) IFS=',' read -ra tables <<<"$set_name" ;;
-esac
+# The tables must be there already: a hundred tasks must not each start building them. The
+# binary says which tables a set holds (`optcube pdb sets`): no list is copied here.
+tables=()
+if [[ -n $set_name ]]; then
+    listed="$("$bin" pdb sets --tables "$set_name")" || exit 2
+    mapfile -t tables <<<"$listed"
+fi
 if [[ -z $set_name ]] && ! compgen -G "$OPTCUBE_PDB_DIR/*.pdb" >/dev/null; then
     echo "slurm-lengths.sh: no tables in $OPTCUBE_PDB_DIR; build them first with:" \
         "$bin pdb build --dir $OPTCUBE_PDB_DIR" >&2

@@ -1065,3 +1065,43 @@ fn every_table_is_in_the_help_and_the_docs() {
         );
     }
 }
+
+/// `pdb sets` lists every set of the registry with its tables, and `--tables` resolves names
+/// as `--set` does (scripts read it instead of copying the list); an unknown name is exit 2.
+#[test]
+fn pdb_sets_lists_the_registry() {
+    let o = optcube(&["pdb", "sets"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for s in optcube::pdb::set::SETS {
+        let tables: Vec<&str> = s.tables.iter().map(|p| p.name()).collect();
+        assert!(
+            out.contains(&format!("{}: {}\n", s.name, tables.join(" "))),
+            "{out}"
+        );
+    }
+    let o = optcube(&["pdb", "sets", "--tables", "sym48e8,edges7a"]);
+    assert_eq!(
+        stdout(&o),
+        "sym48e8\ncorners\nedges6a\nedges6b\nedges7a\n",
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["pdb", "sets", "--tables", "korf7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown table set \"korf7\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["pdb", "sets", "--json"]);
+    let lines: Vec<serde_json::Value> = (stdout(&o).lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), optcube::pdb::set::SETS.len());
+    assert!(
+        lines
+            .iter()
+            .any(|v| v["name"] == "huge" && v["tables"][0] == "phase1sorted")
+    );
+}

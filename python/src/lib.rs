@@ -290,6 +290,19 @@ fn distances<'py>(
         .collect()
 }
 
+/// The table sets by name, each with its tables in lookup order, as `optcube pdb sets`
+/// (the one list: the library's registry).
+#[pyfunction]
+fn table_sets() -> Vec<(String, Vec<String>)> {
+    optcube::pdb::set::SETS
+        .iter()
+        .map(|s| {
+            let tables = s.tables.iter().map(|p| p.name().to_string()).collect();
+            (s.name.to_string(), tables)
+        })
+        .collect()
+}
+
 #[pymodule]
 #[pyo3(name = "optcube")]
 fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -298,6 +311,7 @@ fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solver>()?;
     m.add_class::<PyOutcome>()?;
     m.add_function(wrap_pyfunction!(twophase, m)?)?;
+    m.add_function(wrap_pyfunction!(table_sets, m)?)?;
     m.add_function(wrap_pyfunction!(thistlethwaite, m)?)?;
     m.add_function(wrap_pyfunction!(facelets, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid, m)?)?;

@@ -536,3 +536,10 @@ def test_quarter_turn_distances_are_the_published_counts():
     assert all(r["matches"] and r["published"] == r["positions"] for r in rows)
     with pytest.raises(ValueError, match="no position is more than 26 quarter turns"):
         optcube.distances(27, metric="qtm")
+
+
+def test_table_sets_are_the_cli_list():
+    _, out, _ = cli("pdb", "sets")
+    listed = [(line.split(":")[0], line.split(":")[1].split()) for line in out.splitlines()]
+    assert optcube.table_sets() == listed
+    assert ("korf6", ["corners", "edges6a", "edges6b"]) in listed

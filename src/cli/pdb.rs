@@ -33,6 +33,17 @@ pub enum PdbCmd {
         #[command(flatten)]
         common: TableDir,
     },
+    /// List the table sets, each with its table files (`NAME: TABLE TABLE …`, or one JSON
+    /// object a set); with --tables NAMES, only the tables that set or table names resolve to,
+    /// one a line (for scripts: the one list of sets is the program's).
+    Sets {
+        /// Set or table names, separated by commas: print the tables they stand for.
+        #[arg(long, value_name = "NAMES")]
+        tables: Option<String>,
+        /// One JSON object a set: name, tables, rank when chosen by default, what it holds.
+        #[arg(long, conflicts_with = "tables")]
+        json: bool,
+    },
     /// Check every table file in the directory (header, size, checksum).
     Verify {
         #[command(flatten)]
@@ -131,6 +142,30 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                 }
                 Ok(0)
             })
+        }
+        PdbCmd::Sets { tables, json } => {
+            if let Some(names) = tables {
+                for p in set::resolve_names(&[names])? {
+                    println!("{}", p.name());
+                }
+                return Ok(0);
+            }
+            for s in set::SETS {
+                let tables: Vec<&str> = s.tables.iter().map(|p| p.name()).collect();
+                if json {
+                    let v = serde_json::json!({
+                        "name": s.name,
+                        "tables": tables,
+                        "solve_rank": s.solve_rank,
+                        "first_build_seconds": s.first_build_secs,
+                        "help": s.help,
+                    });
+                    println!("{v}");
+                } else {
+                    println!("{}: {}", s.name, tables.join(" "));
+                }
+            }
+            Ok(0)
         }
         PdbCmd::Choose { common } => {
             println!("{}", super::chosen_set(&common.dir()).set);
