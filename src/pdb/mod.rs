@@ -4,23 +4,17 @@
 //! and orientations) to its exact distance from solved in the half-turn metric; the maximum of
 //! such distances is an admissible heuristic for IDA*.
 
-pub mod batch;
-pub mod bfs;
-mod blocks;
-pub mod cells;
-pub mod family;
-pub mod generate;
-pub mod layout;
-pub mod pattern;
-pub mod phase1;
-pub mod ru;
-pub mod successors;
-pub mod sym48;
-pub mod sym48ek;
-pub mod table;
+// Three rooms: the stores and the file format, the builders, the registry of families and
+// sets. Their modules are re-exported here, so every table concept keeps its short path
+// (`crate::pdb::file`, `crate::pdb::set`).
+pub mod build;
+pub mod registry;
+pub mod store;
+
+pub use build::{bfs, blocks, generate, layout, successors};
+pub use registry::{family, pattern, phase1, ru, set, sym48, sym48ek};
+pub use store::{batch, cells, file, table};
 
 pub use family::Pattern;
 pub use generate::{Method, generate};
 pub use table::{Format, NibbleTable, UNKNOWN, histogram_mean};
-pub mod file;
-pub mod set;

@@ -1,6 +1,6 @@
 //! The exact distance table of the group `<R,U>`: every one of its 73,483,200 positions with
 //! its distance in R and U turns (half-turn metric), a byte each, built by the crate's one
-//! breadth-first search ([`super::bfs`]) in seconds.
+//! breadth-first search ([`crate::pdb::bfs`]) in seconds.
 //!
 //! The coordinate ([`RuSpace`]): R and U move six corners and seven edges and never flip an
 //! edge. Of the 720 arrangements of the six corners, `<R,U>` makes 120 (numbered in the order
@@ -13,23 +13,23 @@
 //! coordinate is a bijection and a position outside the group is one whose coordinate cannot be
 //! read ([`RuSpace::index`] says why).
 //!
-//! As a block layout ([`super::layout::Layout`]): a block per corner value (29,160), the edge
+//! As a block layout ([`crate::pdb::layout::Layout`]): a block per corner value (29,160), the edge
 //! rank inside it; a turn maps a block to one block and the edge ranks by a table over (rank,
 //! parity of the block's arrangement).
 //!
 //! The table is the file `moveset-ru.pdb` in the table directory, in the one table format
-//! ([`super::file`]), built on first use. Other move sets that are `<R,U>` up to a symmetry of
+//! ([`crate::pdb::file`]), built on first use. Other move sets that are `<R,U>` up to a symmetry of
 //! the cube (any two adjacent faces with all their turns) read it through conjugation
 //! (`search::subset`).
 
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::bfs::bfs;
-use super::cells::ByteCells;
-use super::file::{self, Packing, TableError, TableKind};
-use super::layout::Layout;
 use crate::cube::{Cube, Move, parity};
+use crate::pdb::bfs::bfs;
+use crate::pdb::cells::ByteCells;
+use crate::pdb::file::{self, Packing, TableError, TableKind};
+use crate::pdb::layout::Layout;
 use crate::progress::{Progress, ProgressMode};
 use crate::rank::{PartialPerm, permutation, rank_digits, unrank_digits};
 

@@ -24,10 +24,6 @@
 //!   ([`Layout::for_each_twin`]), so the value does not depend on which of the symmetries
 //!   taking a position to the representative the index used.
 
-use super::batch::{BATCH, Batch, Members};
-use super::family::{Builder, Family, Index, Store, Turned};
-use super::layout::Layout;
-use super::table::prefetch;
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
     CornerCoset, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep, corner_coset_bytes,
@@ -36,6 +32,10 @@ use crate::coord::coset::{
 };
 use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
+use crate::pdb::batch::{BATCH, Batch, Members};
+use crate::pdb::family::{Builder, Family, Index, Store, Turned};
+use crate::pdb::layout::Layout;
+use crate::pdb::table::prefetch;
 use std::sync::OnceLock;
 
 /// Entries of the table: corner coset classes × slice separations.
@@ -121,8 +121,8 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`super::sym48ek`])
-    /// or `sym48e6`, `sym48e7`, `sym48e8` (6, 7, 8: [`super::sym48ek`]).
+    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`crate::pdb::sym48ek`])
+    /// or `sym48e6`, `sym48e7`, `sym48e8` (6, 7, 8: [`crate::pdb::sym48ek`]).
     #[inline(always)]
     pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
         self.index_of::<K>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
@@ -220,7 +220,7 @@ impl Sym48Space {
 /// (block `b`: class `b`), times the slice separation of the position conjugated onto the
 /// class representative (34,650 values). The 48 symmetries keep the coset's subgroup, so
 /// they act on the index and a move maps a block to one block. (The larger variants have no
-/// such index and are marked from coset classes instead: [`super::sym48ek`].)
+/// such index and are marked from coset classes instead: [`crate::pdb::sym48ek`].)
 pub struct Sym48Layout {
     classes: &'static SymClasses,
     /// `class << SYM_BITS | sym` of each corner coset value.

@@ -1,10 +1,10 @@
 //! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
 
-use super::family::Pattern;
-use super::file::{self, TableError, TableInfo, TableKind, table_path};
-use super::generate::{Method, generate};
-use super::table::{NibbleTable, bytes_for};
+use crate::pdb::family::Pattern;
+use crate::pdb::file::{self, TableError, TableInfo, TableKind, table_path};
+use crate::pdb::generate::{Method, generate};
+use crate::pdb::table::{NibbleTable, bytes_for};
 use crate::progress::{Progress, ProgressMode};
 use crate::sys::{available_memory, free_disk};
 use std::path::{Path, PathBuf};

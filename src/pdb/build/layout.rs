@@ -1,9 +1,9 @@
-//! The block layout of a table index, as the one breadth-first search ([`super::bfs`]) sees it:
+//! The block layout of a table index, as the one breadth-first search ([`crate::pdb::bfs`]) sees it:
 //! every index is `block · INNER + inner`, a move maps a whole block to one block, and the inner
 //! indices follow a small map fixed by (block, move). The layouts of the korf patterns are in
-//! `pdb::blocks`, the symmetry-reduced phase-1 layout is [`super::phase1::Phase1Space`], the
+//! `pdb::blocks`, the symmetry-reduced phase-1 layout is [`crate::pdb::phase1::Phase1Space`], the
 //! two-phase solver's are in `solvers::twophase::prune`, and the coset spaces of the
-//! Thistlethwaite tables in [`super::bfs::coset_table`].
+//! Thistlethwaite tables in [`crate::pdb::bfs::coset_table`].
 //!
 //! This module depends on nothing in `pdb`, so that the layouts and the patterns that use them
 //! form no circle.
@@ -13,7 +13,7 @@ pub trait Layout: Sync {
     /// Entries per block.
     const INNER: u32;
     /// Whether the search may run backward: false for layouts that cannot compute the
-    /// neighbours of a block nobody has reached yet ([`super::bfs::coset_table`]).
+    /// neighbours of a block nobody has reached yet ([`crate::pdb::bfs::coset_table`]).
     const BACKWARD: bool = true;
     /// What a block needs to compute its images (the tracked positions).
     type Pos: Copy;
@@ -37,7 +37,7 @@ pub trait Layout: Sync {
     #[inline(always)]
     fn for_each_twin(&self, _b: u64, _x: u32, _f: impl FnMut(u32)) {}
     /// Called when a forward step first reaches an entry of block `b` by move `m` from a block
-    /// with positions `from`: [`super::bfs::coset_table`]'s layout records a representative there.
+    /// with positions `from`: [`crate::pdb::bfs::coset_table`]'s layout records a representative there.
     #[inline(always)]
     fn reached(&self, _b: u64, _from: &Self::Pos, _m: usize) {}
 }

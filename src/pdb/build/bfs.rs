@@ -4,13 +4,13 @@
 //! spaces too large to index, and `pdb::sym48ek`).
 //!
 //! It is generic over the index space, a [`Layout`], and over the store of the distances, a
-//! [`Cells`] ([`super::cells`]: 4-bit nibbles, 2-bit distances mod 3, bytes). Its users:
-//! - the pattern databases ([`mod@super::generate`]), with the piece layouts of
-//!   `pdb::blocks` and the symmetry-reduced phase-1 layout of [`super::phase1`], into a
-//!   [`super::NibbleTable`];
+//! [`Cells`] ([`crate::pdb::cells`]: 4-bit nibbles, 2-bit distances mod 3, bytes). Its users:
+//! - the pattern databases ([`mod@crate::pdb::generate`]), with the piece layouts of
+//!   `pdb::blocks` and the symmetry-reduced phase-1 layout of [`crate::pdb::phase1`], into a
+//!   [`crate::pdb::NibbleTable`];
 //! - the two-phase solver's pruning tables (`solvers::twophase`): the phase-1 layout again and
-//!   corner classes × UD edges into [`super::cells::Mod3Cells`], corner × slice permutation
-//!   into [`super::cells::ByteCells`];
+//!   corner classes × UD edges into [`crate::pdb::cells::Mod3Cells`], corner × slice permutation
+//!   into [`crate::pdb::cells::ByteCells`];
 //! - Thistlethwaite's phase tables, through [`coset_table`]: coset spaces that have no
 //!   unranking, where a representative of each coset is recorded when the search first sees it.
 //!
@@ -34,8 +34,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::cells::{ByteCells, Cells};
-use super::layout::Layout;
+use crate::pdb::cells::{ByteCells, Cells};
+use crate::pdb::layout::Layout;
 use crate::progress::Progress;
 
 /// Entries per parallel work unit (about; whole blocks).
@@ -297,7 +297,7 @@ where
 
 /// Exact distances from `start` over a space of `entries` cosets, a byte an entry: `index`
 /// maps a state to its coset, `neighbour(s, m)` is state `s` after move `m < moves` (at most
-/// 18). Entries never reached stay [`super::cells::UNREACHED`]. For tables whose index has no
+/// 18). Entries never reached stay [`crate::pdb::cells::UNREACHED`]. For tables whose index has no
 /// unranking (Thistlethwaite's phases).
 pub fn coset_table<S: Copy + Send + Sync>(
     entries: usize,

@@ -14,9 +14,9 @@
 //! same nodes with or without this table; only the node's own value must be known, which the
 //! search carries from parent to child. Size: 8!·3^7 words, 352.7 MB.
 
-use super::table::{huge_page_memory, prefetch};
-use super::{NibbleTable, Pattern};
 use crate::coord::{MoveTables, N_MOVES, N_PERM8, N_TWIST};
+use crate::pdb::table::{huge_page_memory, prefetch};
+use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::Progress;
 use rayon::prelude::*;
 

@@ -1,5 +1,5 @@
 //! The batch of cubes a search node hands to the tables at once: a node's children, indexed
-//! together by [`super::Pattern::for_each_index`], and the bit sets that say which of its slots
+//! together by [`crate::pdb::Pattern::for_each_index`], and the bit sets that say which of its slots
 //! are in use.
 //!
 //! Invariant: a member set is a `u32` and a batch has one slot for each of its bits, so a slot
@@ -7,7 +7,7 @@
 
 use crate::cube::Cube;
 
-/// Cubes indexed together by [`super::Pattern::for_each_index`]: the children of a search node.
+/// Cubes indexed together by [`crate::pdb::Pattern::for_each_index`]: the children of a search node.
 pub type Batch = [Cube; BATCH];
 /// Slots of a [`Batch`]: one for each bit of a `u32` member set (a node has at most 18
 /// children), so that a slot number taken from a set's bit needs no bounds check.

@@ -4,7 +4,7 @@
 //! A position is abstracted to its corner twist (3^7), its edge flip (2^11) and the places of the
 //! four UD-slice edges FR FL BL BR: either only which four places (C(12,4) = 495, pattern
 //! `phase1`) or also their order (12·11·10·9 = 11880, pattern `phase1sorted`). Unlike the piece
-//! patterns of [`super::pattern`], these coordinates are read from the *position* itself, where a
+//! patterns of [`crate::pdb::pattern`], these coordinates are read from the *position* itself, where a
 //! move acts by a table lookup per coordinate (`coord::MoveTables`).
 //!
 //! The 16 symmetries that keep the UD axis map the flip-and-slice part onto classes (64,430 for
@@ -21,13 +21,13 @@
 //!   twists related by those symmetries are the same state; the BFS marks them together
 //!   (`Layout::for_each_twin`), so their values always agree.
 
-use super::batch::{BATCH, Batch, Members};
-use super::family::{Builder, Family, Index, Store, Turned};
-use super::layout::Layout;
-use super::table::prefetch;
 use crate::coord::symmetry::{N_SYM_UD, SymClasses, flipslice_classes, twist_conj};
 use crate::coord::{self, MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
 use crate::cube::Cube;
+use crate::pdb::batch::{BATCH, Batch, Members};
+use crate::pdb::family::{Builder, Family, Index, Store, Turned};
+use crate::pdb::layout::Layout;
+use crate::pdb::table::prefetch;
 use crate::rank::{PartialPerm, permutation};
 
 const PERM4: PartialPerm = permutation(4);

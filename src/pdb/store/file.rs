@@ -19,8 +19,8 @@
 //! tables, [`load_vec`] for the other solvers' tables), checked there, so that a table is never
 //! resident twice while it loads.
 
-use super::family::Pattern;
-use super::table::{NibbleTable, histogram_mean};
+use crate::pdb::family::Pattern;
+use crate::pdb::table::{NibbleTable, histogram_mean};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{Read, Write};

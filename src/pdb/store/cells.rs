@@ -1,9 +1,9 @@
-//! Cell stores: the arrays of distances that the breadth-first search ([`super::bfs`]) fills.
+//! Cell stores: the arrays of distances that the breadth-first search ([`crate::pdb::bfs`]) fills.
 //!
 //! The search is generic over how an entry is stored; [`Cells`] is what it needs of a store:
 //! read an entry, set it if it is still unknown (several threads write at once), list the
 //! entries of a range that hold a value, prefetch. Three stores implement it:
-//! - [`NibbleTable`] ([`super::table`]): 4 bits an entry, exact distances 0..15, the pattern
+//! - [`NibbleTable`] ([`crate::pdb::table`]): 4 bits an entry, exact distances 0..15, the pattern
 //!   databases;
 //! - [`Mod3Cells`]: 2 bits an entry, the distance mod 3 (value 3 = unknown), the two-phase
 //!   solver's two large pruning tables; finished, it becomes a read-only [`Mod3Table`];
@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use super::table::{NibbleTable, UNKNOWN, prefetch};
+use crate::pdb::table::{NibbleTable, UNKNOWN, prefetch};
 
 /// A store of distances that several threads may fill at once.
 pub trait Cells: Sync {

@@ -1,6 +1,6 @@
 //! Block structure of the pattern indices, which the BFS generator works on.
 //!
-//! Every pattern index (see [`super::pattern`]) is `block · INNER + inner`:
+//! Every pattern index (see [`crate::pdb::pattern`]) is `block · INNER + inner`:
 //! - corners: block = rank of the 8 corners' positions (8!), inner = their twist digits (3^7);
 //! - k-edge patterns: block = rank of the k edges' positions, inner = their flip bits (2^k);
 //! - edge permutation: the Lehmer rank of 12 positions splits as block = rank of the first six
@@ -17,10 +17,10 @@
 //! Invariant (tested against [`Pattern::neighbours`]): for every index `i = b·INNER + x` and
 //! move `m`, the neighbour is `image(b, m).0 · INNER + apply(image(b, m).1, x)`.
 
-#[cfg(test)]
-use super::family::Pattern;
-use super::layout::Layout;
 use crate::cube::Move;
+#[cfg(test)]
+use crate::pdb::family::Pattern;
+use crate::pdb::layout::Layout;
 use crate::rank::{PartialPerm, permutation, rank_digits};
 use std::sync::OnceLock;
 

@@ -3,8 +3,8 @@
 //! Both fill a [`NibbleTable`] with the exact distance of every pattern state from solved and
 //! must produce byte-identical tables for any thread count (tests compare them).
 //!
-//! *BFS* is the crate's one breadth-first search ([`super::bfs`]) over the pattern's block
-//! layout (`pdb::blocks`, or the symmetry-reduced [`super::phase1`] layout), into a nibble
+//! *BFS* is the crate's one breadth-first search ([`crate::pdb::bfs`]) over the pattern's block
+//! layout (`pdb::blocks`, or the symmetry-reduced [`crate::pdb::phase1`] layout), into a nibble
 //! table.
 //!
 //! *IDDFS* searches canonical move sequences from solved with a growing depth limit `L`; a node at
@@ -14,11 +14,11 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
-use super::bfs::bfs;
-use super::family::{Builder, LayoutTask, Pattern};
-use super::layout::Layout;
-use super::table::{NibbleTable, UNKNOWN};
 use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::pdb::bfs::bfs;
+use crate::pdb::family::{Builder, LayoutTask, Pattern};
+use crate::pdb::layout::Layout;
+use crate::pdb::table::{NibbleTable, UNKNOWN};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -92,7 +92,7 @@ impl LayoutTask<'_> {
             }
             #[cfg(test)]
             LayoutTask::Check { pattern, samples } => {
-                super::blocks::check_layout(layout, pattern, samples);
+                crate::pdb::blocks::check_layout(layout, pattern, samples);
                 None
             }
         }

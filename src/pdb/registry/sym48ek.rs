@@ -1,4 +1,4 @@
-//! The tables `sym48e4`, `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e0` ([`super::sym48`]),
+//! The tables `sym48e4`, `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e0` ([`crate::pdb::sym48`]),
 //! with the flips of K edges — the four E pieces, and for K > 4 the first K − 4 M pieces in
 //! place order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
 //! coordinate with K = 4, 6, 7, 8 (nissy-core `doc/h48.md`). One coordinate and one builder,
@@ -15,7 +15,7 @@
 //! subgroup (only the 16 that keep the UD axis do), so even `e4` is no space a breadth-first
 //! search can run over with the 48-symmetry index; and six (seven, eight) edges' flips are no
 //! subgroup's coset at all: the subgroup of
-//! [`super::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
+//! [`crate::pdb::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
 //! are oriented" is closed under composition only when the six are whole slices. The
 //! coordinate is instead a projection of the coset of the subgroup `H11` that orients every
 //! edge (corner coset, separation and the flip of every place,
@@ -63,15 +63,15 @@
 //! it replaces. Its entries are exact coset distances up to 11, as the marks' test against
 //! such a search shows (`marks_of_the_coset_variants_are_their_exact_distances`).
 
-use super::family::{Builder, Family, Index, Store, Turned};
-use super::table::{Format, NibbleTable};
 use crate::coord::coset::{
     N_CORNER_COSET_CLASSES, N_SEP_EO, N_SLICE_SEP, corner_coset_cube, n_sep_flip_k, sep_eo_bytes,
     slice_sep_edges,
 };
 use crate::cube::packed::for_each_layer_of;
 use crate::cube::{Cube, Move, allowed_after};
+use crate::pdb::family::{Builder, Family, Index, Store, Turned};
 use crate::pdb::sym48::Sym48Space;
+use crate::pdb::table::{Format, NibbleTable};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::OnceLock;

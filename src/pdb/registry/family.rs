@@ -1,15 +1,15 @@
 //! Table families as data: a [`Family`] declares one table once (its name, size, index,
 //! file storage and builder), and a [`Pattern`] is a handle on one. The registry of the
-//! program's families is [`Pattern::ALL`] ([`super::pattern`], which holds `Pattern`'s
+//! program's families is [`Pattern::ALL`] ([`crate::pdb::pattern`], which holds `Pattern`'s
 //! methods); the families themselves are declared beside their coordinates (`pattern` for the
 //! piece patterns, `phase1`, `sym48`, `sym48e4`, `sym48ek`).
 //!
 //! This module depends on no other family's module, so that they all can use it without a
 //! circle.
 
-use super::batch::{BATCH, Batch};
-use super::table::NibbleTable;
 use crate::cube::Cube;
+use crate::pdb::batch::{BATCH, Batch};
+use crate::pdb::table::NibbleTable;
 use crate::progress::Progress;
 
 /// Everything the program knows of one table, declared once: its name and size, how a
@@ -47,7 +47,7 @@ pub struct Family {
 /// How a [`Family`] maps a cube to its entry.
 #[derive(Clone, Copy)]
 pub enum Index {
-    /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see [`super::pattern`]), and
+    /// A function of the inverse cube `Q = P⁻¹` (the piece patterns; see [`crate::pdb::pattern`]), and
     /// a partial inverse cube with a given index (untracked slots arbitrary).
     ///
     /// `batch`, when given, computes the indices of a batch's members at once (`out[k]` for
@@ -60,10 +60,10 @@ pub enum Index {
         batch: Option<fn(&Batch, u32, &mut [u64; BATCH])>,
     },
     /// Kociemba's phase-1 coordinates of the position, reduced by the 16 UD symmetries
-    /// ([`super::phase1`]); `sorted`: with the order of the slice edges.
+    /// ([`crate::pdb::phase1`]); `sorted`: with the order of the slice edges.
     Phase1 { sorted: bool },
     /// The 48-symmetry coset coordinate of the position with `k` edge flips
-    /// ([`super::sym48`]): `sym48eK`. Its subgroup holds every half turn.
+    /// ([`crate::pdb::sym48`]): `sym48eK`. Its subgroup holds every half turn.
     Coset { k: u8 },
 }
 
@@ -84,8 +84,8 @@ pub enum Turned {
 pub enum Store {
     /// A nibble an entry, the exact values.
     Nibbles,
-    /// 2-bit lines ([`super::Format::Lines`]) from `base` on, or from the base the exact
-    /// histogram gives ([`super::Format::line_base`]) when `None`. The coset tables: the search
+    /// 2-bit lines ([`crate::pdb::Format::Lines`]) from `base` on, or from the base the exact
+    /// histogram gives ([`crate::pdb::Format::line_base`]) when `None`. The coset tables: the search
     /// reads them for every child and its inverse, and half the memory is worth the few entries
     /// read below their value.
     Lines { base: Option<u8> },
@@ -94,7 +94,7 @@ pub enum Store {
 /// How a [`Family`]'s table is built: breadth-first, and by IDDFS too over a layout.
 #[derive(Clone, Copy)]
 pub enum Builder {
-    /// Over the blocks of the family's own index ([`super::layout::Layout`]): the function
+    /// Over the blocks of the family's own index ([`crate::pdb::layout::Layout`]): the function
     /// runs the task with the layout (`|t| t.run(&layout)`).
     Layout(fn(LayoutTask<'_>) -> Option<NibbleTable>),
     /// By the family's own builder, whose progress counts `entries` and which holds `bytes`

@@ -14,12 +14,12 @@
 //! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
 //! files are refused as stale.
 
-use super::batch::{BATCH, Batch, Members};
-use super::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
-use super::family::{Builder, Family, Index, Pattern, Store, Turned};
-use super::phase1::Phase1Space;
-use super::sym48::{Sym48Space, with_coset_k};
 use crate::cube::{Cube, Move};
+use crate::pdb::batch::{BATCH, Batch, Members};
+use crate::pdb::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
+use crate::pdb::family::{Builder, Family, Index, Pattern, Store, Turned};
+use crate::pdb::phase1::Phase1Space;
+use crate::pdb::sym48::{Sym48Space, with_coset_k};
 use crate::rank::{PartialPerm, permutation, rank_digits, rank_flips, unrank_digits};
 
 const PERM8: PartialPerm = permutation(8);
@@ -107,24 +107,24 @@ impl Pattern {
         "DL DB FR FL BL BR (positions and flips)",
     ));
     /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
-    /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`super::phase1`]).
-    pub const PHASE1: Pattern = Pattern(&super::phase1::PHASE1);
+    /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`crate::pdb::phase1`]).
+    pub const PHASE1: Pattern = Pattern(&crate::pdb::phase1::PHASE1);
     /// Phase-1 coordinates with the order of the slice edges: 1,523,864 · 3^7 =
     /// 3,332,690,568 entries (1.67 GB).
-    pub const PHASE1_SORTED: Pattern = Pattern(&super::phase1::PHASE1_SORTED);
+    pub const PHASE1_SORTED: Pattern = Pattern(&crate::pdb::phase1::PHASE1_SORTED);
     /// The 48-symmetry coset coordinate (corner tetrads and twists, edge slices), reduced by
-    /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`super::sym48`]).
-    pub const SYM48E0: Pattern = Pattern(&super::sym48::SYM48E0);
+    /// all 48 symmetries: 3,393 · 34,650 = 117,567,450 entries ([`crate::pdb::sym48`]).
+    pub const SYM48E0: Pattern = Pattern(&crate::pdb::sym48::SYM48E0);
     /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
-    /// 1,881,079,200 entries ([`super::sym48ek`]).
-    pub const SYM48E4: Pattern = Pattern(&super::sym48ek::SYM48E4);
+    /// 1,881,079,200 entries ([`crate::pdb::sym48ek`]).
+    pub const SYM48E4: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E4);
     /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
-    /// 7,524,316,800 entries, exact to 11 moves ([`super::sym48ek`]).
-    pub const SYM48E6: Pattern = Pattern(&super::sym48ek::SYM48E6);
-    /// With the first three M pieces' flips: 15,048,633,600 entries ([`super::sym48ek`]).
-    pub const SYM48E7: Pattern = Pattern(&super::sym48ek::SYM48E7);
-    /// With all four M pieces' flips: 30,097,267,200 entries ([`super::sym48ek`]).
-    pub const SYM48E8: Pattern = Pattern(&super::sym48ek::SYM48E8);
+    /// 7,524,316,800 entries, exact to 11 moves ([`crate::pdb::sym48ek`]).
+    pub const SYM48E6: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6);
+    /// With the first three M pieces' flips: 15,048,633,600 entries ([`crate::pdb::sym48ek`]).
+    pub const SYM48E7: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E7);
+    /// With all four M pieces' flips: 30,097,267,200 entries ([`crate::pdb::sym48ek`]).
+    pub const SYM48E8: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8);
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
@@ -165,19 +165,19 @@ impl Pattern {
         self.0.version
     }
 
-    /// Does the table file hold 2-bit lines ([`super::Format::Lines`]) rather than nibbles?
+    /// Does the table file hold 2-bit lines ([`crate::pdb::Format::Lines`]) rather than nibbles?
     pub fn stored_in_lines(self) -> bool {
         matches!(self.0.store, Store::Lines { .. })
     }
 
     /// The payload format a file of this pattern is written in, given the table's exact
     /// histogram (the file's header records it).
-    pub fn file_format(self, histogram: &[u64]) -> super::Format {
+    pub fn file_format(self, histogram: &[u64]) -> crate::pdb::Format {
         match self.0.store {
-            Store::Nibbles => super::Format::Nibbles,
-            Store::Lines { base: Some(base) } => super::Format::Lines { base },
-            Store::Lines { base: None } => super::Format::Lines {
-                base: super::Format::line_base(histogram),
+            Store::Nibbles => crate::pdb::Format::Nibbles,
+            Store::Lines { base: Some(base) } => crate::pdb::Format::Lines { base },
+            Store::Lines { base: None } => crate::pdb::Format::Lines {
+                base: crate::pdb::Format::line_base(histogram),
             },
         }
     }
@@ -204,7 +204,7 @@ impl Pattern {
 
     /// Does the search index this pattern by the position itself rather than its inverse?
     /// (The phase-1 and coset coordinates are functions of the position; see
-    /// [`super::phase1`], [`super::sym48`].)
+    /// [`crate::pdb::phase1`], [`crate::pdb::sym48`].)
     #[inline(always)]
     pub fn reads_position(self) -> bool {
         !matches!(self.0.index, Index::OfInverse { .. })
@@ -258,7 +258,7 @@ impl Pattern {
     /// Bytes a build of this table holds at its peak (checked against the free memory first).
     pub fn build_bytes(self) -> u64 {
         match self.0.builder {
-            Builder::Layout(_) => super::table::bytes_for(self.entries()) as u64,
+            Builder::Layout(_) => crate::pdb::table::bytes_for(self.entries()) as u64,
             Builder::Own { bytes, .. } => bytes,
         }
     }

@@ -1,0 +1,8 @@
+//! How a table is held and kept: the cell stores (4-bit nibbles, 2-bit lines with a base,
+//! mod-3 cells), the batch of cubes a node hands to the tables, and the one table file format
+//! (header, checksum, atomic writes, the build lock).
+
+pub mod batch;
+pub mod cells;
+pub mod file;
+pub mod table;
