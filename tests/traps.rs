@@ -91,16 +91,21 @@ fn seeded_move_scrambles_are_reproducible() {
     }
 }
 
-/// Trap 3: the two-phase tables serve only the optional upper bound. A read-only directory
-/// that holds the set, or one where their files cannot be written, gives the optimal solve
-/// without the bound, said once; nothing is built in vain where nothing can be written.
-#[test]
-fn the_upper_bound_never_stops_a_solve() {
+/// Solves `R U F` with the `korf6` tables copied into `name` (made read-only when `read_only`),
+/// `before_exec` run in the child, and checks what every such solve must give: success, the
+/// optimal answer, and the upper bound skipped, said once. Returns the directory and stderr.
+fn solve_without_bound_tables(
+    name: &str,
+    read_only: bool,
+    before_exec: impl FnMut() -> std::io::Result<()> + Send + Sync + 'static,
+) -> (PathBuf, String) {
     use std::os::unix::fs::PermissionsExt;
-    // Read-only: for root too, by running as nobody.
-    let ro = korf6_copy("bound-read-only");
-    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let d = ro.to_str().unwrap();
+    let dir = korf6_copy(name);
+    let mode = |m| std::fs::Permissions::from_mode(m);
+    if read_only {
+        std::fs::set_permissions(&dir, mode(0o555)).unwrap();
+    }
+    let d = dir.to_str().unwrap();
     let args = [
         "solve",
         "R U F",
@@ -110,7 +115,22 @@ fn the_upper_bound_never_stops_a_solve() {
         d,
         "--no-successors",
     ];
-    let o = optcube_with(&args, || {
+    let o = optcube_with(&args, before_exec);
+    std::fs::set_permissions(&dir, mode(0o755)).unwrap();
+    let e = stderr(&o);
+    assert!(o.status.success(), "{name}: {e}");
+    assert!(stdout(&o).contains("3 moves, optimal"), "{}", stdout(&o));
+    assert_eq!(e.matches("no two-phase upper bound").count(), 1, "{e}");
+    (dir, e)
+}
+
+/// Trap 3: the two-phase tables serve only the optional upper bound. A read-only directory
+/// that holds the set, or one where their files cannot be written, gives the optimal solve
+/// without the bound, said once; nothing is built in vain where nothing can be written.
+#[test]
+fn the_upper_bound_never_stops_a_solve() {
+    // Read-only: for root too, by running as nobody.
+    let (_, e) = solve_without_bound_tables("bound-read-only", true, || {
         if is_root() {
             // SAFETY: plain system calls on this child's own ids.
             unsafe {
@@ -121,27 +141,10 @@ fn the_upper_bound_never_stops_a_solve() {
         }
         Ok(())
     });
-    let e = stderr(&o);
-    assert!(o.status.success(), "{e}");
-    assert!(stdout(&o).contains("3 moves, optimal"), "{}", stdout(&o));
-    assert_eq!(e.matches("no two-phase upper bound").count(), 1, "{e}");
     assert!(e.contains("cannot be written"), "{e}");
     assert!(!e.contains("twophase: building"), "built in vain: {e}");
-    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
-
     // Writes that fail midway (a file-size limit stands for a full disk): the same.
-    let full = korf6_copy("bound-full");
-    let d = full.to_str().unwrap();
-    let args = [
-        "solve",
-        "R U F",
-        "--set",
-        "korf6",
-        "--pdb-dir",
-        d,
-        "--no-successors",
-    ];
-    let o = optcube_with(&args, || {
+    let (full, _) = solve_without_bound_tables("bound-full", false, || {
         let limit = libc::rlimit {
             rlim_cur: 1 << 20,
             rlim_max: 1 << 20,
@@ -155,10 +158,6 @@ fn the_upper_bound_never_stops_a_solve() {
         }
         Ok(())
     });
-    let e = stderr(&o);
-    assert!(o.status.success(), "{e}");
-    assert!(stdout(&o).contains("3 moves, optimal"), "{}", stdout(&o));
-    assert_eq!(e.matches("no two-phase upper bound").count(), 1, "{e}");
     let names: Vec<String> = std::fs::read_dir(&full)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
