@@ -405,7 +405,8 @@ pub fn solve_observed(
 ) -> SearchResult {
     if opts.metric != crate::cube::Metric::Htm {
         // Every turn, priced by the metric: the syllable search (one thread).
-        return super::subset::solve_in(h, cube, &super::subset::MoveSet::ALL, opts, stop);
+        let all = super::subset::MoveSet::ALL;
+        return super::subset::solve_in_observed(h, cube, &all, opts, stop, observe);
     }
     let start = Instant::now();
     // Collecting solutions, every canonical sequence is searched: no unit stands for its

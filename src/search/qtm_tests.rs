@@ -86,6 +86,23 @@ fn qtm_lengths_are_the_brute_force_distances() {
             assert_eq!(merge_moves(&s), s, "written merged: {}", format_moves(&s));
         }
     }
+    // The iterations are observed as in the half-turn search; their bounds keep one parity.
+    let c = by_depth[6][0];
+    let mut events = Vec::new();
+    let r = super::solve_observed(h, &c, &qtm(1), &stop, &mut |e| events.push(e));
+    let bounds: Vec<u8> = r.iterations.iter().map(|i| i.bound).collect();
+    assert!(
+        bounds
+            .windows(2)
+            .all(|w| w[1] > w[0] && (w[1] - w[0]) % 2 == 0),
+        "{bounds:?}"
+    );
+    assert_eq!(bounds.last(), Some(&6));
+    assert_eq!(events.len(), 2 * bounds.len());
+    assert_eq!(
+        events[0],
+        super::IterationEvent::Started { bound: bounds[0] }
+    );
     // Beyond the ball: lengths have the corner parity and reach the walk's length at most.
     let mut rng = Rng::new(11);
     let turns = quarter_turns();

@@ -41,6 +41,7 @@
 //! a walk. Positions outside the group are named exactly there ([`crate::pdb::ru::RuSpace::index`]).
 
 use super::heuristic::Heuristic;
+use super::ida::IterationEvent;
 use super::options::{Iteration, SearchOptions, SearchResult};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{Cube, Face, Metric, Move, format_moves};
@@ -266,6 +267,19 @@ pub fn solve_in(
     opts: &SearchOptions,
     stop: &AtomicBool,
 ) -> SearchResult {
+    solve_in_observed(h, cube, set, opts, stop, &mut |_| {})
+}
+
+/// [`solve_in`], telling `observe` when each iteration begins and ends (as
+/// [`super::solve_observed`] does: progress on a terminal for a long proof).
+pub fn solve_in_observed(
+    h: &Heuristic,
+    cube: &Cube,
+    set: &MoveSet,
+    opts: &SearchOptions,
+    stop: &AtomicBool,
+    observe: &mut dyn FnMut(IterationEvent),
+) -> SearchResult {
     let start = Instant::now();
     let mut result = SearchResult::begun();
     result.metric = opts.metric;
@@ -294,16 +308,19 @@ pub fn solve_in(
             break;
         }
         let t = Instant::now();
+        observe(IterationEvent::Started { bound });
         search.nodes = 0;
         search.next_check = 0;
         search.min_exceeded = u8::MAX;
         search.dfs(cube, &q, 0, bound, 3);
         result.nodes += search.nodes;
-        result.iterations.push(Iteration {
+        let it = Iteration {
             bound,
             nodes: search.nodes,
             seconds: t.elapsed().as_secs_f64(),
-        });
+        };
+        observe(IterationEvent::Finished(it.clone()));
+        result.iterations.push(it);
         if stop.load(Relaxed) {
             result.interrupted = true;
             break;
