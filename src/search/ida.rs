@@ -65,7 +65,7 @@
 //! the tree into work units and running the threads).
 
 use super::heuristic::Heuristic;
-use super::options::{Iteration, SearchOptions, SearchResult};
+use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
 use super::worker::{FoundSolutions, Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
@@ -384,14 +384,6 @@ fn iteration(
 /// Finds an optimal solution of `cube` with IDA*.
 pub fn solve(h: &Heuristic, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
     solve_observed(h, cube, opts, stop, &mut |_| {})
-}
-
-/// What [`solve_observed`] reports as the search goes: an iteration begins (its bound), or one
-/// ended (its figures; it found the solution if it was the last).
-#[derive(Clone, Debug, PartialEq)]
-pub enum IterationEvent {
-    Started { bound: u8 },
-    Finished(Iteration),
 }
 
 /// [`solve`], telling `observe` when each iteration begins and ends (for progress on a

@@ -11,8 +11,10 @@ pub mod subset;
 mod worker;
 
 pub use heuristic::Heuristic;
-pub use ida::{IterationEvent, solve, solve_observed, symmetry_classes};
-pub use options::{ALL_SOLUTIONS, Iteration, Optimizations, SearchOptions, SearchResult};
+pub use ida::{solve, solve_observed, symmetry_classes};
+pub use options::{
+    ALL_SOLUTIONS, Iteration, IterationEvent, Optimizations, SearchOptions, SearchResult,
+};
 
 #[cfg(test)]
 mod qtm_tests;

@@ -135,6 +135,15 @@ impl Default for SearchOptions {
     }
 }
 
+/// What an observed search ([`super::solve_observed`], [`super::subset::solve_in_observed`])
+/// reports as it goes: an iteration begins (its bound), or one ended (its figures; it found
+/// the solution if it was the last).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IterationEvent {
+    Started { bound: u8 },
+    Finished(Iteration),
+}
+
 /// Figures of one IDA* iteration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Iteration {

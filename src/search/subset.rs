@@ -41,8 +41,7 @@
 //! a walk. Positions outside the group are named exactly there ([`crate::pdb::ru::RuSpace::index`]).
 
 use super::heuristic::Heuristic;
-use super::ida::IterationEvent;
-use super::options::{Iteration, SearchOptions, SearchResult};
+use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{Cube, Face, Metric, Move, format_moves};
 use crate::pdb::ru::{RuSpace, RuTable};
