@@ -81,10 +81,9 @@ pub fn metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
     use optcube::cube::Metric;
     let name: String = obj.extract()?;
     Metric::from_name(&name).ok_or_else(|| {
-        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
         value_error(format!(
             "metric must be one of {}, not {name:?}",
-            names.join(", ")
+            Metric::names()
         ))
     })
 }

@@ -165,10 +165,7 @@ fn scramble(
 /// Parses `--metric`: a metric's name ([`Metric::name`]).
 pub fn parse_metric(s: &str) -> Result<optcube::cube::Metric, String> {
     use optcube::cube::Metric;
-    Metric::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown metric {s:?}: one of {}", names.join(", "))
-    })
+    Metric::from_name(s).ok_or_else(|| format!("unknown metric {s:?}: one of {}", Metric::names()))
 }
 
 /// Parses a scramble argument into a position, for the commands that take one.

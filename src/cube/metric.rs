@@ -72,6 +72,11 @@ impl Metric {
             .find(|m| m.name().eq_ignore_ascii_case(name.trim()))
     }
 
+    /// The metrics' names for messages: `htm, qtm`.
+    pub fn names() -> String {
+        Self::ALL.map(|m| m.name()).join(", ")
+    }
+
     /// The unit a length is counted in, for text output: `moves` or `quarter turns`.
     pub fn unit(self) -> &'static str {
         match self {

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 /// positions, with the last layer through disk when `spill` is given (class searches only).
 #[derive(Clone, Debug)]
 pub struct DistanceJob {
-    /// Distances in this metric (a spill's [`Spill::metric`] must be the same).
+    /// Distances in this metric (a spill counts its last layer in it too).
     pub metric: Metric,
     pub max_depth: u8,
     pub reduction: Option<Reduction>,
@@ -106,9 +106,6 @@ impl DistanceJob {
                 metric: self.metric,
             });
         }
-        if let Some(s) = self.spill.as_ref().filter(|s| s.metric != self.metric) {
-            panic!("a spill in {} for a count in {}", s.metric, self.metric);
-        }
         if self.spill.is_some() && (self.reduction.is_none() || self.max_depth == 0) {
             return Err(JobError::SpillNeedsClasses);
         }
@@ -187,7 +184,8 @@ impl DistanceJob {
                 None,
             )),
             Some(s) => {
-                let (counts, report) = layer_counts_spilled(self.max_depth, s, on_layer, on_event)?;
+                let (counts, report) =
+                    layer_counts_spilled(self.max_depth, self.metric, s, on_layer, on_event)?;
                 Ok((counts, Some(report)))
             }
         }
@@ -287,7 +285,6 @@ mod tests {
             dir: std::env::temp_dir().join("optcube-distance-job-unused"),
             chunk_parents: 10,
             reduction: Reduction::Symmetry,
-            metric: Metric::Htm,
         };
         assert_eq!(
             job(5, None, Some(spill)).plan(None),

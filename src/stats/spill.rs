@@ -117,8 +117,6 @@ pub struct Spill {
     /// Parent classes a chunk.
     pub chunk_parents: usize,
     pub reduction: Reduction,
-    /// The metric whose neighbours are counted (its unit moves).
-    pub metric: Metric,
 }
 
 /// An estimate of the disk a run needs: 7 bytes for each of the neighbours of each parent (36
@@ -240,11 +238,13 @@ fn chunk_path(dir: &Path, i: usize) -> PathBuf {
 }
 
 /// Counts layer `d + 1` from layer `d` (`cur`) and `d − 1` (`prev`), both sorted class keys
-/// of `stats::distances`, through chunk files in `spill.dir`. Uses the current rayon pool.
+/// of `stats::distances`, in `metric` (its unit moves make the neighbours), through chunk files
+/// in `spill.dir`. Uses the current rayon pool.
 pub fn count_next_layer(
     prev: &[u128],
     cur: &[u128],
     depth: u8,
+    metric: Metric,
     spill: &Spill,
     mut on_event: impl FnMut(Event) + Send,
 ) -> Result<SpillReport, String> {
@@ -253,10 +253,10 @@ pub fn count_next_layer(
     let dir = &spill.dir;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // The metric is in the fingerprint: the same parents make other neighbours in another.
-    let fp = fingerprint(cur) ^ (spill.metric as u64) << 63;
+    let fp = fingerprint(cur) ^ (metric as u64) << 63;
     let chunk_parents = spill.chunk_parents.max(1);
     let chunks = cur.len().div_ceil(chunk_parents);
-    let moves = spill.metric.unit_moves().len();
+    let moves = metric.unit_moves().len();
     let per_key = 2 * moves;
     let premoves = r == Reduction::SymmetryAndInverse;
     let mut report = SpillReport {
@@ -296,7 +296,7 @@ pub fn count_next_layer(
             .par_chunks_mut(n)
             .zip(parents.par_iter())
             .for_each(|(out, &key)| {
-                neighbour_keys(&unpack(key), spill.metric, out, |c| class_code(&k, c, r))
+                neighbour_keys(&unpack(key), metric, out, |c| class_code(&k, c, r))
             });
         codes.par_sort_unstable();
         codes.dedup();
@@ -484,17 +484,18 @@ pub fn count_next_layer(
 /// memory.
 pub fn layer_counts_spilled(
     max_depth: u8,
+    metric: Metric,
     spill: &Spill,
     mut on_layer: impl FnMut(u8, LayerCount),
     on_event: impl FnMut(Event) + Send,
 ) -> Result<(Vec<LayerCount>, SpillReport), String> {
     assert!(max_depth >= 1);
     let mut out = Vec::new();
-    let (prev, cur) = class_layers(max_depth - 1, spill.reduction, spill.metric, |d, n| {
+    let (prev, cur) = class_layers(max_depth - 1, spill.reduction, metric, |d, n| {
         on_layer(d, n);
         out.push(n);
     });
-    let report = count_next_layer(&prev, &cur, max_depth - 1, spill, on_event)?;
+    let report = count_next_layer(&prev, &cur, max_depth - 1, metric, spill, on_event)?;
     on_layer(max_depth, report.count);
     out.push(report.count);
     Ok((out, report))
@@ -515,7 +516,6 @@ mod tests {
             dir: dir(name),
             chunk_parents,
             reduction: r,
-            metric: Metric::Htm,
         }
     }
 
@@ -526,7 +526,8 @@ mod tests {
         for (r, depth) in [(Reduction::SymmetryAndInverse, 6), (Reduction::Symmetry, 5)] {
             let want = layer_counts(depth, Some(r), Metric::Htm, |_, _| {});
             let s = spill("equal", r, 97);
-            let (got, report) = layer_counts_spilled(depth, &s, |_, _| {}, |_| {}).unwrap();
+            let (got, report) =
+                layer_counts_spilled(depth, Metric::Htm, &s, |_, _| {}, |_| {}).unwrap();
             assert_eq!(got, want, "{r:?}");
             assert!(report.chunks >= 5 && report.disk_bytes > 0);
             assert!(!s.dir.exists());
@@ -538,11 +539,8 @@ mod tests {
     fn a_qtm_layer_spilled_equals_the_one_in_memory() {
         let r = Reduction::SymmetryAndInverse;
         let want = layer_counts(7, Some(r), Metric::Qtm, |_, _| {});
-        let s = Spill {
-            metric: Metric::Qtm,
-            ..spill("qtm", r, 131)
-        };
-        let (got, _) = layer_counts_spilled(7, &s, |_, _| {}, |_| {}).unwrap();
+        let s = spill("qtm", r, 131);
+        let (got, _) = layer_counts_spilled(7, Metric::Qtm, &s, |_, _| {}, |_| {}).unwrap();
         assert_eq!(got, want);
         assert!(!s.dir.exists());
     }
@@ -558,13 +556,19 @@ mod tests {
         // A run "killed" (a panic in its progress callback) when `stop` says so.
         let killed_at = |stop: &(dyn Fn(&Event) -> bool + Sync)| {
             let run = catch_unwind(AssertUnwindSafe(|| {
-                layer_counts_spilled(6, &s, |_, _| {}, |e| assert!(!stop(&e), "killed"))
+                layer_counts_spilled(
+                    6,
+                    Metric::Htm,
+                    &s,
+                    |_, _| {},
+                    |e| assert!(!stop(&e), "killed"),
+                )
             }));
             assert!(run.is_err());
         };
         killed_at(&|e| matches!(e, Event::Chunk { done: 3, .. }));
         killed_at(&|e| matches!(e, Event::Partition { done: 40, .. }));
-        let (got, report) = layer_counts_spilled(6, &s, |_, _| {}, |_| {}).unwrap();
+        let (got, report) = layer_counts_spilled(6, Metric::Htm, &s, |_, _| {}, |_| {}).unwrap();
         assert_eq!(got[6], want);
         assert_eq!(report.chunks_reused, report.chunks);
         assert!(
@@ -580,7 +584,7 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 0x01;
         std::fs::write(&path, &bytes).unwrap();
-        let err = layer_counts_spilled(6, &s, |_, _| {}, |_| {}).unwrap_err();
+        let err = layer_counts_spilled(6, Metric::Htm, &s, |_, _| {}, |_| {}).unwrap_err();
         assert!(
             err.contains("chunk-00001.bin") && err.contains("damaged"),
             "{err}"

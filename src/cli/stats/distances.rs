@@ -102,7 +102,6 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
                 .unwrap_or_else(|| args.out.with_extension("spill")),
             chunk_parents: args.chunk_parents.max(1),
             reduction: reduction.unwrap_or(Reduction::Symmetry),
-            metric: args.metric,
         }),
     };
     job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
