@@ -92,9 +92,10 @@ class Solver:
     available (built now), as the CLI's solve. A damaged table file raises TableError (it is
     never rebuilt behind your back: delete it, or run optcube pdb build). max_depth is 0..255
     (ValueError otherwise; None: God's number of the metric, 20 or 26), threads 1 to four a
-    core (or 64). metric="qtm" counts quarter turns (a half turn 2), searched on one thread with
-    the half-turn tables raised to the position's parity; lengths, bounds and max_depth are
-    then in quarter turns, and solutions still write a half turn as X2.
+    core (or 64). metric="qtm" counts quarter turns (a half turn 2), searched with the set's
+    quarter-turn tables (NAME-qtm, built on first use) and its half-turn ones where it has
+    none; lengths, bounds and max_depth are then in quarter turns, and solutions still write
+    a half turn as X2.
 
     Searches stop early three ways: Ctrl-C raises KeyboardInterrupt; timeout= (seconds, > 0)
     and cancel() (from another thread) return the Result with interrupted=True, optimal=False

@@ -32,6 +32,24 @@ pub fn korf6() -> &'static Heuristic {
     })
 }
 
+/// The `korf6` set's quarter-turn twins (corners-qtm, edges6a-qtm, edges6b-qtm) as a
+/// heuristic, built once.
+pub fn korf6_qtm() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| {
+        Heuristic::new(
+            [
+                Pattern::CORNERS_QTM,
+                Pattern::EDGES6A_QTM,
+                Pattern::EDGES6B_QTM,
+            ]
+            .into_iter()
+            .map(|p| (p, build(p, Method::Bfs, 2)))
+            .collect(),
+        )
+    })
+}
+
 /// The `korf6` tables (copies) with the turned lookups of the edge tables
 /// ([`Heuristic::set_symmetric`]), without the corner successor table.
 pub fn korf6_sym() -> &'static Heuristic {

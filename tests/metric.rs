@@ -128,3 +128,69 @@ fn solvers_that_count_half_turns_refuse_qtm() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Quarter-turn tables: `pdb build --metric qtm` builds the set's twins, whose headers and
+/// `pdb info` say qtm; a quarter-turn solve reads them (and gives the length the half-turn
+/// tables give it: both are admissible); a quarter-turn table named for a half-turn search
+/// is refused (exit 2) with its half-turn twin's build command.
+#[test]
+fn quarter_turn_tables_are_built_read_and_refused_where_wrong() {
+    let dir = common::test_dir("qtm-tables");
+    let d = dir.to_str().unwrap();
+    let o = optcube(&[
+        "pdb",
+        "build",
+        "--set",
+        "korf6",
+        "--metric",
+        "qtm",
+        "--dir",
+        d,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["corners-qtm", "edges6a-qtm", "edges6b-qtm"] {
+        assert!(dir.join(format!("{name}.pdb")).exists(), "{name}");
+    }
+    assert!(!dir.join("corners.pdb").exists());
+    let o = optcube(&["pdb", "info", "--dir", d, "--json"]);
+    let infos: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(infos.len(), 3);
+    assert!(
+        infos
+            .iter()
+            .all(|v| v["metric"] == "qtm" && v["valid"] == true)
+    );
+    for scramble in ["R U2 F' L D B'", "U F R2 D' L B2 R'"] {
+        let (v, err) = optcube_json(&[
+            "solve",
+            scramble,
+            "--metric",
+            "qtm",
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            d,
+            "--json",
+        ]);
+        assert!(err.contains("corners-qtm"), "{err}");
+        let with_htm_tables = solve_json(&[scramble, "--metric", "qtm"]);
+        assert_eq!(v["length"], with_htm_tables["length"], "{scramble}");
+        assert_eq!(v["optimal"], true);
+        let s = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+        let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
+        assert!(cube.apply_seq(&s).is_solved());
+    }
+    let o = optcube(&["solve", "R U", "--set", "corners-qtm", "--pdb-dir", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("corners-qtm holds qtm distances")
+            && stderr(&o).contains("optcube pdb build --set corners"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -46,6 +46,7 @@ const TOY: Family = Family {
         entries: ENTRIES,
         bytes: 1 << 20,
     },
+    metric: optcube::cube::Metric::Htm,
 };
 
 fn toy() -> Pattern {

@@ -26,6 +26,11 @@ pub enum PdbCmd {
         /// Rebuild even if a valid file exists.
         #[arg(long)]
         force: bool,
+        /// The metric of the distances: qtm builds the sets' quarter-turn twins (`NAME-qtm`,
+        /// where the registry has one: the Korf tables, the fallbacks, `sym48e0`), which
+        /// `solve --metric qtm` reads.
+        #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
+        metric: optcube::cube::Metric,
     },
     /// Print the set `solve` uses without --set in this directory (the fastest whose tables
     /// are there, else the fastest whose build fits in the memory available); why on stderr.
@@ -110,6 +115,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             common,
             method,
             force,
+            metric,
         } => {
             let dir = common.dir();
             let set = if set.is_empty() {
@@ -117,7 +123,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             } else {
                 set
             };
-            let patterns = set::resolve_names(&set)?;
+            let patterns = set::in_metric(&set::resolve_names(&set)?, metric)?;
             common.pooled(|| {
                 let reports = set::build_missing(
                     &dir,
@@ -205,6 +211,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                 println!("{} ({})", k.name, r.path.display());
                 println!("  pieces:    {}", k.pieces);
                 println!("  entries:   {}", k.entries);
+                println!("  metric:    {}", k.metric);
                 if let Some(i) = &r.info {
                     println!("  bytes:     {}", i.payload_bytes);
                     match i.line_base {

@@ -43,8 +43,11 @@ const QTM_MOVES: [Move; 12] = {
     out
 };
 
-/// A way to count moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// A way to count moves. (In JSON and table headers: its [`Metric::name`].)
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// The half-turn (face-turn) metric: `X`, `X2`, `X'` each cost 1.
     #[default]
@@ -56,6 +59,11 @@ pub enum Metric {
 impl Metric {
     /// Every metric, for lists and help texts.
     pub const ALL: [Metric; 2] = [Metric::Htm, Metric::Qtm];
+
+    /// Is this the half-turn metric (the default, which table headers leave unsaid)?
+    pub fn is_htm(&self) -> bool {
+        *self == Metric::Htm
+    }
 
     /// The name on the command line and in JSON: `htm`, `qtm`.
     pub fn name(self) -> &'static str {

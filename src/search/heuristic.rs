@@ -205,6 +205,12 @@ impl Heuristic {
         &self.tables[l.table]
     }
 
+    /// Is every table a lower bound of distances in `metric`? Half-turn tables are in both
+    /// metrics, quarter-turn tables only in their own (`pdb::set::in_metric`).
+    pub fn serves(&self, metric: crate::cube::Metric) -> bool {
+        (self.tables.iter()).all(|(p, _)| p.metric().is_htm() || p.metric() == metric)
+    }
+
     /// Does any piece table get turned lookups (`--sym`)?
     pub fn is_symmetric(&self) -> bool {
         self.lookups

@@ -69,7 +69,7 @@ use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
 use super::worker::{FoundSolutions, Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
-use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -100,23 +100,32 @@ struct IterationEnd {
     unit_nodes: UnitNodes,
 }
 
-/// Collects the nodes at depth `depth` that survive the bound (or returns a solution found on
-/// the way), with the nodes generated doing so.
+/// Collects the nodes `depth` moves deep that survive the bound, and the solutions found on
+/// the way, with the nodes generated doing so. Costs and values are in `metric` (a value
+/// raised to the parity the child's distance has).
+///
+/// A solution at the split costs the bound (the previous iterations, or the bound's heuristic
+/// start, rule out shorter ones). In the half-turn metric there is none, the split being
+/// shallower than the bound; in the quarter-turn metric a path of half turns may reach it.
+#[allow(clippy::too_many_arguments)]
 fn split(
     h: &Heuristic,
     dual: bool,
+    metric: Metric,
     root: Unit,
     bound: u8,
     depth: u8,
     nodes: &mut u64,
     min_exceeded: &mut u8,
-) -> Result<Vec<Unit>, Vec<Move>> {
+) -> (Vec<Unit>, Vec<Vec<Move>>) {
     let mut units = vec![root];
+    let mut solved = Vec::new();
     // The children's table entries; child `k`'s are `entries[children[k].3]` (start, end).
     let mut entries: Vec<(usize, u64)> = Vec::new();
-    for g in 0..depth {
+    for _ in 0..depth {
         let mut next = Vec::new();
         for u in &units {
+            let g = metric.length(&u.moves) as u8;
             let last = u.moves.last().map_or(6, |m| m.face_index());
             // A node's children are made and their entries requested first, then read: the
             // lookups overlap (at depth 5, a few hundred thousand of them an iteration).
@@ -135,16 +144,23 @@ fn split(
             }
             for &(m, p, q, (start, end)) in &children[..n] {
                 *nodes += 1;
-                let v = h.value_of(&entries[start..end]);
-                if g + 1 + v > bound {
-                    *min_exceeded = (*min_exceeded).min(g + 1 + v);
+                let v = metric.raise(h.value_of(&entries[start..end]), &p);
+                let cg = g + metric.cost(m);
+                let f = cg + v;
+                if f > bound {
+                    *min_exceeded = (*min_exceeded).min(f);
                     continue;
                 }
                 let mut moves = Vec::with_capacity(depth as usize);
                 moves.extend_from_slice(&u.moves);
                 moves.push(m);
                 if q.is_solved() {
-                    return Err(moves);
+                    solved.push(moves);
+                } else if cg >= bound {
+                    // At the bound and not solved: a leaf. (Only in the quarter-turn metric,
+                    // where a unit's path may cost more than its moves; HTM units are
+                    // shallower than the bound.)
+                    *min_exceeded = (*min_exceeded).min(bound + 1);
                 } else {
                     next.push(Unit {
                         p,
@@ -159,7 +175,7 @@ fn split(
         }
         units = next;
     }
-    Ok(units)
+    (units, solved)
 }
 
 /// Sorts `units`, made by [`split`] (so in increasing [`unit_key`]), by the nodes `prev`
@@ -291,27 +307,26 @@ fn iteration(
     let mut nodes = 1;
     let mut min_exceeded = u8::MAX;
     let depth = opts.split_depth.min(bound.saturating_sub(1));
-    let mut units = match split(
+    let (mut units, at_split) = split(
         h,
         opts.dual,
+        opts.metric,
         root.clone(),
         bound,
         depth,
         &mut nodes,
         &mut min_exceeded,
-    ) {
-        Ok(u) => u,
-        // Only a solution shorter than the bound can show at the split, which the previous
-        // iterations (or the bound's heuristic start) rule out: it is the only one.
-        Err(sol) => {
-            return IterationEnd {
-                solutions: vec![sol],
-                nodes,
-                min_exceeded,
-                unit_nodes: UnitNodes::new(),
-            };
-        }
-    };
+    );
+    if opts.solutions <= 1
+        && let Some(sol) = at_split.first()
+    {
+        return IterationEnd {
+            solutions: vec![sol.clone()],
+            nodes,
+            min_exceeded,
+            unit_nodes: UnitNodes::new(),
+        };
+    }
     if central {
         units.retain_mut(|u| {
             u.cap = rotations::unit_cap(&u.moves).unwrap_or(u8::MAX);
@@ -327,7 +342,8 @@ fn iteration(
     let next = AtomicUsize::new(0);
     let unit_nodes: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
-    let collected: FoundSolutions = Mutex::new(Vec::new());
+    // Collecting, the split's solutions come first (as the first unit's).
+    let collected: FoundSolutions = Mutex::new(at_split.into_iter().map(|s| (0, s)).collect());
     let total_nodes = AtomicU64::new(nodes);
     let min_ex = std::sync::atomic::AtomicU8::new(min_exceeded);
     // Either an outside stop or a solution found by a sibling ends the iteration's workers.
@@ -395,11 +411,6 @@ pub fn solve_observed(
     stop: &AtomicBool,
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
-    if opts.metric != crate::cube::Metric::Htm {
-        // Every turn, priced by the metric: the syllable search (one thread).
-        let all = super::subset::MoveSet::ALL;
-        return super::subset::solve_in_observed(h, cube, &all, opts, stop, observe);
-    }
     let start = Instant::now();
     // Collecting solutions, every canonical sequence is searched: no unit stands for its
     // symmetric images, no rotation for the others, no side switch reorders a path.
@@ -416,7 +427,13 @@ pub fn solve_observed(
     };
     let p = *cube;
     let q = cube.inverse();
+    let metric = opts.metric;
+    assert!(
+        h.serves(metric),
+        "a quarter-turn table cannot bound a {metric} search (pdb::set::in_metric refuses it)"
+    );
     let mut result = SearchResult::begun();
+    result.metric = metric;
     if cube.is_solved() {
         result.solved(vec![vec![]]);
         return result;
@@ -429,7 +446,9 @@ pub fn solve_observed(
     // Rotations of solutions are searched once ([`super::rotations`]); side switching would
     // make the path differ from the solution's order, so it goes without.
     let central = opts.symmetric_units && !opts.switch_sides && rotations::is_central(&p);
-    let mut bound = h.value(&p, &q, opts.dual).max(1);
+    // In the quarter-turn metric every bound has the position's parity: `raise` lifts a value
+    // to it, and the bound steps by two.
+    let mut bound = metric.raise(h.value(&p, &q, opts.dual).max(1), &p);
     result.lower_bound = bound;
     let root = Unit::root(&p, &q);
     let mut prev = UnitNodes::new();
@@ -455,7 +474,7 @@ pub fn solve_observed(
         observe(IterationEvent::Finished(it.clone()));
         result.iterations.push(it);
         if !solutions.is_empty() {
-            debug_assert!(solutions.iter().all(|s| s.len() == bound as usize));
+            debug_assert!(solutions.iter().all(|s| metric.length(s) == bound as usize));
             result.solved(solutions);
             result.lower_bound = bound;
             break;
@@ -464,8 +483,9 @@ pub fn solve_observed(
             result.interrupted = true;
             break;
         }
-        // Iteration `bound` was complete and found nothing.
-        bound = min_exceeded.max(bound + 1);
+        // Iteration `bound` was complete and found nothing. (In the quarter-turn metric the
+        // smallest f beyond it may be one short, `Worker::run`: raised, it is exact.)
+        bound = metric.raise(min_exceeded.max(bound + 1), &p);
         result.lower_bound = bound;
     }
     result.seconds = start.elapsed().as_secs_f64();
@@ -597,13 +617,15 @@ mod tests {
         let units = split(
             h,
             false,
+            Metric::Htm,
             root.clone(),
             bound,
             depth,
             &mut split_nodes,
             &mut min,
         );
-        let units = units.unwrap();
+        let (units, at_split) = units;
+        assert!(at_split.is_empty());
         for threads in [1, 2] {
             let opts = SearchOptions {
                 threads,

@@ -160,6 +160,9 @@ pub(super) struct Frame {
     pub(super) inv: [u8; 18],
     pub(super) len: u8,
     pub(super) next: u8,
+    /// The node's depth: its path's cost (read in the quarter-turn metric, where it is not
+    /// the frame's height).
+    pub(super) g: u8,
 }
 
 /// The expansion of one node in progress: its children, and how far their evaluation got.
@@ -245,6 +248,7 @@ pub(super) fn push_frame(
     corners: Option<&MoveTables>,
 ) -> Option<Move> {
     frame.node = e.node;
+    frame.g = e.g;
     frame.len = 0;
     frame.next = 0;
     for k in Members(e.alive) {

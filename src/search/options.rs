@@ -6,9 +6,9 @@ use crate::cube::{Metric, Move};
 /// How to run a search.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
-    /// How lengths are counted. The half-turn metric runs the IDA* of this module; another
-    /// metric runs the syllable search of [`super::subset`] over every turn, with its costs and
-    /// parity (one thread).
+    /// How lengths are counted: the IDA* runs in either metric (a half turn costs 2 in QTM,
+    /// bounds keep the position's parity; `docs/search.md`, "Metrics"), and so does the
+    /// move-subset search of [`super::subset`].
     pub metric: Metric,
     /// Worker threads (1 = sequential).
     pub threads: usize,

@@ -63,8 +63,15 @@ fn the_brute_force_ball_has_the_published_counts() {
     assert_eq!(counts, PUBLISHED_QTM[..=RADIUS as usize]);
 }
 
+/// The two heuristics a quarter-turn search may read: half-turn tables (admissible, raised to
+/// the parity) and their quarter-turn twins.
+fn heuristics() -> [&'static super::Heuristic; 2] {
+    [crate::testing::korf6(), crate::testing::korf6_qtm()]
+}
+
 /// Random positions of the ball, at every distance: the search's length is the exact one, its
-/// solution is written with `X2` for half turns and solves the position.
+/// solution is written with `X2` for half turns and solves the position; with half-turn and
+/// with quarter-turn tables, on one thread and two.
 #[test]
 fn qtm_lengths_are_the_brute_force_distances() {
     let h = crate::testing::korf6();
@@ -75,15 +82,21 @@ fn qtm_lengths_are_the_brute_force_distances() {
             by_depth[d as usize].push(*c);
         }
     }
-    for (d, cubes) in by_depth.iter().enumerate() {
-        for c in cubes {
-            let r = solve(h, c, &qtm(1), &stop);
-            let s = r.solution.expect("solved");
-            assert!(r.optimal && r.metric == Metric::Qtm);
-            assert_eq!(Metric::Qtm.length(&s), d, "{}", format_moves(&s));
-            assert_eq!(r.lower_bound as usize, d);
-            assert!(c.apply_seq(&s).is_solved());
-            assert_eq!(merge_moves(&s), s, "written merged: {}", format_moves(&s));
+    for (k, h) in heuristics().into_iter().enumerate() {
+        let opts = SearchOptions {
+            threads: 1 + k,
+            ..qtm(1)
+        };
+        for (d, cubes) in by_depth.iter().enumerate() {
+            for c in cubes {
+                let r = solve(h, c, &opts, &stop);
+                let s = r.solution.expect("solved");
+                assert!(r.optimal && r.metric == Metric::Qtm);
+                assert_eq!(Metric::Qtm.length(&s), d, "{}", format_moves(&s));
+                assert_eq!(r.lower_bound as usize, d);
+                assert!(c.apply_seq(&s).is_solved());
+                assert_eq!(merge_moves(&s), s, "written merged: {}", format_moves(&s));
+            }
         }
     }
     // The iterations are observed as in the half-turn search; their bounds keep one parity.
@@ -134,27 +147,49 @@ fn canonical(seq: &[Move]) -> Vec<Move> {
     out
 }
 
-/// Every quarter-turn sequence of length `n` that solves `c`, in canonical form, once each.
-fn all_solutions_by_enumeration(c: &Cube, n: usize) -> BTreeSet<String> {
+/// Every quarter-turn sequence of length `k`, in odometer order.
+fn sequences(k: usize) -> Vec<Vec<Move>> {
     let turns = quarter_turns();
-    let mut out = BTreeSet::new();
-    let mut seq = vec![0usize; n];
-    loop {
-        let moves: Vec<Move> = seq.iter().map(|&k| turns[k]).collect();
-        if c.apply_seq(&moves).is_solved() {
-            out.insert(format_moves(&canonical(&moves)));
-        }
-        // The next sequence, as an odometer over the 12 turns.
-        let Some(k) = (0..n).rev().find(|&k| seq[k] < 11) else {
-            return out;
-        };
-        seq[k] += 1;
-        seq[k + 1..].iter_mut().for_each(|x| *x = 0);
+    let mut out = vec![vec![]];
+    for _ in 0..k {
+        out = (out.iter())
+            .flat_map(|s| {
+                turns.iter().map(move |&m| {
+                    let mut t = s.clone();
+                    t.push(m);
+                    t
+                })
+            })
+            .collect();
     }
+    out
+}
+
+/// Every quarter-turn sequence of length `n` that solves `c`, in canonical form, once each:
+/// met in the middle, the first half's sequences made from `c` and the second half's ending
+/// at solved (12^4 of each at 8q instead of 12^8 sequences).
+fn all_solutions_by_enumeration(c: &Cube, n: usize) -> BTreeSet<String> {
+    let mut ends: HashMap<Cube, Vec<Vec<Move>>> = HashMap::new();
+    for s in sequences(n - n / 2) {
+        // The position that `s` solves.
+        let start = Cube::from_moves(&crate::cube::invert_sequence(&s));
+        ends.entry(start).or_default().push(s);
+    }
+    let mut out = BTreeSet::new();
+    for f in sequences(n / 2) {
+        for s in ends.get(&c.apply_seq(&f)).into_iter().flatten() {
+            let whole: Vec<Move> = f.iter().chain(s).copied().collect();
+            assert!(c.apply_seq(&whole).is_solved());
+            out.insert(format_moves(&canonical(&whole)));
+        }
+    }
+    out
 }
 
 /// `--all` in the quarter-turn metric lists exactly the optimal solutions that brute-force
-/// enumeration finds, each once.
+/// enumeration finds, each once: short cases, random positions of the ball at 5q, and
+/// positions of 6, 7 and 8q (random quarter-turn walks, and symmetric ones with many
+/// solutions).
 #[test]
 fn qtm_all_solutions_equal_the_enumeration() {
     let h = crate::testing::korf6();
@@ -167,6 +202,9 @@ fn qtm_all_solutions_equal_the_enumeration() {
         "R U R' U'",
         "U2 D2 R",
         "R L' U D'",
+        "U2 D2 F2 B2",
+        "R L U2 R' L' U2",
+        "R U R' U R U2 R'",
     ];
     let mut rng = Rng::new(3);
     let mut cubes: Vec<Cube> = cases
@@ -177,13 +215,30 @@ fn qtm_all_solutions_equal_the_enumeration() {
     for _ in 0..3 {
         cubes.push(*ball[rng.below(ball.len() as u64) as usize].0);
     }
-    for c in cubes {
-        let r = solve(h, &c, &qtm(ALL_SOLUTIONS), &stop);
-        let n = Metric::Qtm.length(r.solution.as_ref().expect("solved"));
-        assert!(n <= 5, "{n}");
-        let listed: Vec<String> = r.solutions.iter().map(|s| format_moves(s)).collect();
-        let unique: BTreeSet<String> = listed.iter().cloned().collect();
-        assert_eq!(unique.len(), listed.len(), "listed twice: {listed:?}");
-        assert_eq!(unique, all_solutions_by_enumeration(&c, n));
+    // Walks of 6, 7 and 8 quarter turns (their distance may be shorter: the enumeration
+    // takes the search's length, which the ball test checks).
+    let turns = quarter_turns();
+    for len in [6, 7, 8, 8, 8] {
+        let walk: Vec<Move> = (0..len).map(|_| turns[rng.below(12) as usize]).collect();
+        cubes.push(Cube::from_moves(&walk));
     }
+    let mut longest = 0;
+    for c in cubes {
+        let want = {
+            let r = solve(h, &c, &qtm(1), &stop);
+            let n = Metric::Qtm.length(r.solution.as_ref().expect("solved"));
+            assert!(n <= 8, "{n}");
+            longest = longest.max(n);
+            (n, all_solutions_by_enumeration(&c, n))
+        };
+        for h in heuristics() {
+            let r = solve(h, &c, &qtm(ALL_SOLUTIONS), &stop);
+            let n = Metric::Qtm.length(r.solution.as_ref().expect("solved"));
+            let listed: Vec<String> = r.solutions.iter().map(|s| format_moves(s)).collect();
+            let unique: BTreeSet<String> = listed.iter().cloned().collect();
+            assert_eq!(unique.len(), listed.len(), "listed twice: {listed:?}");
+            assert_eq!((n, unique), want);
+        }
+    }
+    assert_eq!(longest, 8);
 }

@@ -42,12 +42,13 @@
 
 mod lookups;
 
+use super::cut::HALF_TURN_SLOTS as HALF_TURNS;
 use super::heuristic::{Heuristic, Lookup};
 use super::node::{Bounds, Expansion, Frame, Node, SWITCH, TRACKED, corner_entry, push_frame};
 use super::options::SearchOptions;
 use super::rotations::{NO_CAP, SyllableCap};
 use crate::coord::MoveTables;
-use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use crate::pdb::Pattern;
 use crate::pdb::batch::BATCH;
 use crate::pdb::successors::CornerSuccessors;
@@ -88,6 +89,7 @@ impl Lane {
             inv: [15; 18],
             len: 0,
             next: 0,
+            g: 0,
         };
         Lane {
             frames: vec![empty; bound as usize + 1],
@@ -152,6 +154,11 @@ pub(super) struct Worker<'a> {
     /// lookup: there the rows would be loads and prefetches for nothing.)
     track_corners: bool,
     bound: u8,
+    /// The quarter-turn metric: a half turn costs two (see [`Worker::run`]).
+    qtm: bool,
+    /// Lookups of quarter-turn tables (bit set): a half-turn child's value may exceed its
+    /// parent's by two there.
+    quarter_tables: u32,
     /// Lookups that may be skipped (bit set): see [`Worker::prepare`].
     skippable: u32,
     /// Lanes per thread ([`SearchOptions::lanes`], at least 1).
@@ -230,6 +237,10 @@ impl<'a> Worker<'a> {
                 reads_corner_coordinates(pat, l)
             }),
             bound,
+            qtm: opts.metric == Metric::Qtm,
+            quarter_tables: (h.lookups().iter().enumerate())
+                .filter(|(i, l)| *i < 32 && h.table(l).0.metric() == Metric::Qtm)
+                .fold(0, |s, (i, _)| s | 1 << i),
             skippable,
             lanes: opts.lanes.max(1),
             switch_sides,
@@ -258,29 +269,49 @@ impl<'a> Worker<'a> {
     /// x86-64-v3 (AVX2, BMI1/2), which this runs when the CPU has it. The second spares about
     /// a tenth of the instructions (three-operand vector instructions, `tzcnt`/`blsr` for the
     /// bit sets, `shrx` for the nibbles) and gives the same results.
+    ///
+    /// The loop is also compiled once for each metric (`QTM`), so that the half-turn search
+    /// carries nothing of the other. In the quarter-turn metric a node's `g` is its path's
+    /// cost (kept in its frame), its children share the quarter turns' budget `bound - g - 1`,
+    /// and a half-turn child's value is raised to its distance's parity, which makes it exceed
+    /// that budget exactly when it exceeds its own, one less ([`raise_and_cut`]). The smallest
+    /// `g + h` beyond the bound is then one short for half-turn children; the caller raises it
+    /// to the bound's parity, which makes it exact (`docs/search.md`, "Metrics").
+    ///
+    /// [`raise_and_cut`]: super::cut::raise_and_cut
     pub(super) fn run(&mut self, work: &Work) -> Option<Vec<Move>> {
         #[cfg(target_arch = "x86_64")]
         if !self.baseline_cpu && has_x86_64_v3() {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(work) };
+            return unsafe {
+                if self.qtm {
+                    self.run_v3::<true>(work)
+                } else {
+                    self.run_v3::<false>(work)
+                }
+            };
         }
-        self.run_loop(work)
+        if self.qtm {
+            self.run_loop::<true>(work)
+        } else {
+            self.run_loop::<false>(work)
+        }
     }
 
     /// [`Worker::run`] for x86-64-v3 CPUs.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,popcnt,fma,movbe")]
-    unsafe fn run_v3(&mut self, work: &Work) -> Option<Vec<Move>> {
-        self.run_loop(work)
+    unsafe fn run_v3<const QTM: bool>(&mut self, work: &Work) -> Option<Vec<Move>> {
+        self.run_loop::<QTM>(work)
     }
 
     #[inline(always)]
-    fn run_loop(&mut self, work: &Work) -> Option<Vec<Move>> {
+    fn run_loop<const QTM: bool>(&mut self, work: &Work) -> Option<Vec<Move>> {
         let mut lanes: Vec<Lane> = (0..self.lanes).map(|_| Lane::new(self.bound)).collect();
         loop {
             let mut working = false;
             for lane in lanes.iter_mut().filter(|l| !l.done) {
-                match self.step(lane, work) {
+                match self.step::<QTM>(lane, work) {
                     Step::Working => working = true,
                     Step::Done => lane.done = true,
                     Step::Solved(moves) => return Some(moves),
@@ -298,12 +329,12 @@ impl<'a> Worker<'a> {
     /// (its first lookup comes with the next step). Between two steps of a lane the other
     /// lanes run, which hides the memory latency of the prefetches.
     #[inline(always)]
-    fn step(&mut self, lane: &mut Lane, work: &Work) -> Step {
+    fn step<const QTM: bool>(&mut self, lane: &mut Lane, work: &Work) -> Step {
         if lane.expanding {
             if lane.exp.pending {
-                self.evaluate(&mut lane.exp);
+                self.evaluate::<QTM>(&mut lane.exp);
             }
-            if lane.exp.alive != 0 && self.prepare(&mut lane.exp) {
+            if lane.exp.alive != 0 && self.prepare::<QTM>(&mut lane.exp) {
                 return Step::Working;
             }
             lane.expanding = false;
@@ -342,7 +373,11 @@ impl<'a> Worker<'a> {
                     return Step::Done;
                 }
                 lane.unit = i;
-                lane.g0 = u.moves.len() as u8;
+                lane.g0 = if QTM {
+                    Metric::Qtm.length(&u.moves) as u8
+                } else {
+                    u.moves.len() as u8
+                };
                 lane.path.clear();
                 let last = u.moves.last().map_or(6, |m| m.face_index());
                 let mut allowed = if u.any_first_order && last < 6 {
@@ -357,7 +392,7 @@ impl<'a> Worker<'a> {
                 lane.nodes += self.begin(
                     &mut lane.exp,
                     &Node::new(&u.p, &u.q),
-                    u.moves.len() as u8,
+                    lane.g0,
                     allowed,
                     (Bounds::UNKNOWN, 15),
                 );
@@ -374,7 +409,12 @@ impl<'a> Worker<'a> {
             let mi = byte & !SWITCH;
             let bounds = (top.bounds[top.next as usize], top.inv[top.next as usize]);
             top.next += 1;
-            let g = lane.g0 + depth; // depth of the child
+            // The child's depth (its path's cost).
+            let g = if QTM {
+                top.g + 1 + (HALF_TURNS >> mi & 1) as u8
+            } else {
+                lane.g0 + depth
+            };
             if g >= self.bound {
                 // A leaf within the bound that is not solved (h = 0 without being solved, which
                 // tables that ignore some pieces allow): its children have f >= bound + 1.
@@ -469,9 +509,6 @@ const ALL_MOVES: u32 = (1 << 18) - 1;
 /// One quarter turn of each face (U R F D L B), whose inverse is the move two slots up.
 const CLOCKWISE: u32 = 0b001_001_001_001_001_001;
 
-/// The half turns U2 R2 F2 D2 L2 B2 as a move set (bit `m` for move index `m`).
-const HALF_TURNS: u32 = 0b010_010_010_010_010_010;
-
 /// Does the CPU have the x86-64-v3 features [`Worker::run`] can use?
 #[cfg(target_arch = "x86_64")]
 pub(super) fn has_x86_64_v3() -> bool {
@@ -488,7 +525,7 @@ pub(super) fn has_x86_64_v3() -> bool {
 /// rather than by ranking a cube?
 #[inline(always)]
 pub(super) fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
-    *pat == Pattern::CORNERS && l.conj.is_none() && !l.fallback
+    (*pat == Pattern::CORNERS || *pat == Pattern::CORNERS_QTM) && l.conj.is_none() && !l.fallback
 }
 
 /// What a worker searches: the iteration's work units, shared by the threads, which take

@@ -80,13 +80,16 @@ impl OptimalSolver {
     }
 
     /// Opens the tables of `config` from `dir` (building what is missing, see [`Self::open`])
-    /// and sets the heuristic up as `config` asks (symmetric lookups, corner successors).
+    /// and sets the heuristic up as `config` asks (symmetric lookups, corner successors). The
+    /// tables are those of the search's metric ([`crate::pdb::set::in_metric`]: in the
+    /// quarter-turn metric, the quarter-turn twins).
     pub fn configured(
         dir: &Path,
         config: &OptimalConfig,
         mode: ProgressMode,
     ) -> Result<OptimalSolver, SetError> {
-        let mut solver = Self::open(dir, &config.patterns, mode)?;
+        let patterns = crate::pdb::set::in_metric(&config.patterns, config.search.metric)?;
+        let mut solver = Self::open(dir, &patterns, mode)?;
         solver.set_symmetric(config.sym);
         if config.successors {
             solver.derive_corner_successors(mode)?;

@@ -51,8 +51,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     max_depth: Option<u8>,
     /// The metric lengths are counted in: htm (every face turn 1) or qtm (quarter turns 1, half
-    /// turns 2; the optimal solver only, searched on one thread with the half-turn tables
-    /// raised to the position's parity).
+    /// turns 2; the optimal solver only, reading the set's quarter-turn tables, NAME-qtm, built
+    /// on first use, and its half-turn tables where it has none).
     #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
     metric: Metric,
     /// Two-phase solver: stop at the first solution of at most L moves.

@@ -1,7 +1,9 @@
 //! Table generators: breadth-first search by depth, and iterative-deepening DFS.
 //!
-//! Both fill a [`NibbleTable`] with the exact distance of every pattern state from solved and
-//! must produce byte-identical tables for any thread count (tests compare them).
+//! Both fill a [`NibbleTable`] with the exact distance of every pattern state from solved in the
+//! pattern's metric (over its unit moves: the 18 face turns, or the 12 quarter turns) and must
+//! produce byte-identical tables for any thread count (tests compare them, and the two methods
+//! with each other).
 //!
 //! *BFS* is the crate's one breadth-first search ([`crate::pdb::bfs`]) over the pattern's block
 //! layout (`pdb::blocks`, or the symmetry-reduced [`crate::pdb::phase1`] layout), into a nibble
@@ -14,10 +16,10 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
-use crate::cube::{ALLOWED_AFTER, Cube, Move};
+use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use crate::pdb::bfs::bfs;
 use crate::pdb::family::{Builder, LayoutTask, Pattern};
-use crate::pdb::layout::Layout;
+use crate::pdb::layout::{InMetric, Layout};
 use crate::pdb::table::{NibbleTable, UNKNOWN};
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -87,7 +89,13 @@ impl LayoutTask<'_> {
                 // The solved state is not index 0 for every pattern (edges7b and edges6b track
                 // pieces whose home positions do not rank first).
                 let start = pattern.index(&Cube::SOLVED);
-                bfs(layout, &table, start, pattern.name(), Some(progress));
+                match pattern.metric() {
+                    Metric::Htm => bfs(layout, &table, start, pattern.name(), Some(progress)),
+                    metric => {
+                        let layout = InMetric::new(layout, metric);
+                        bfs(&layout, &table, start, pattern.name(), Some(progress))
+                    }
+                };
                 Some(table)
             }
             #[cfg(test)]
@@ -108,12 +116,20 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
     // whose home positions do not rank first).
     table.set_if_unknown(pattern.index(&Cube::SOLVED), 0);
     let mut known = 1u64;
-    // All canonical two-move prefixes: the parallel work units.
-    let prefixes: Vec<(Move, Move)> = Move::all()
-        .flat_map(|a| {
-            Move::all()
-                .filter(move |b| ALLOWED_AFTER[a.face_index()] & (1 << b.index()) != 0)
-                .map(move |b| (a, b))
+    // The metric's unit moves: every face turn, or the quarter turns.
+    let moves = pattern.metric().unit_moves();
+    // Two-move prefixes that a shortest path may begin with: the parallel work units. In
+    // the half-turn metric the canonical ones; in the quarter-turn metric all but a turn
+    // followed by its inverse (`U U` is a half turn's shortest path there).
+    let prefixes: Vec<(Move, Move)> = (moves.iter())
+        .flat_map(|&a| {
+            moves
+                .iter()
+                .filter(move |b| match pattern.metric() {
+                    Metric::Htm => ALLOWED_AFTER[a.face_index()] & (1 << b.index()) != 0,
+                    Metric::Qtm => **b != a.inverse(),
+                })
+                .map(move |&b| (a, b))
         })
         .collect();
     let expanded = Expanded::new(n);
@@ -122,6 +138,7 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
         expanded.clear();
         let ctx = Dfs {
             pattern,
+            moves,
             t: &table,
             expanded: &expanded,
             limit,
@@ -156,6 +173,7 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
 /// One IDDFS iteration's shared state.
 struct Dfs<'a> {
     pattern: Pattern,
+    moves: &'static [Move],
     t: &'a NibbleTable,
     expanded: &'a Expanded,
     limit: u8,
@@ -175,10 +193,11 @@ impl Dfs<'_> {
         if v != g || !self.expanded.first_visit(i) {
             return 0;
         }
-        // All 18 moves, not only canonical successors: the state is expanded once, for
-        // whichever path came first, so its children must not depend on that path's last move.
-        Move::all()
-            .map(|m| self.dfs(&Pattern::neighbour_inverse(q, m), g + 1))
+        // All the metric's moves, not only canonical successors: the state is expanded once,
+        // for whichever path came first, so its children must not depend on that path's last
+        // move.
+        (self.moves.iter())
+            .map(|&m| self.dfs(&Pattern::neighbour_inverse(q, m), g + 1))
             .sum()
     }
 }
@@ -256,17 +275,48 @@ mod tests {
     }
 
     /// Table values are true pattern distances: neighbours differ by at most one, and every
-    /// non-solved entry has a neighbour one closer (checked on a sample).
+    /// non-solved entry has a neighbour one closer (checked on a sample), in either metric
+    /// (the neighbours by the 18 face turns, or the 12 quarter turns, made on cubes: not the
+    /// layout the breadth-first search used).
     #[test]
     fn corner_values_are_consistent_distances() {
-        let t = korf6_table(Pattern::CORNERS);
-        let mut rng = crate::cube::Rng::new(9);
-        for _ in 0..20_000 {
-            let i = rng.below(Pattern::CORNERS.entries());
-            let v = t.get(i);
-            let nb: Vec<u8> = Pattern::CORNERS.neighbours(i).map(|j| t.get(j)).collect();
-            assert!(nb.iter().all(|&w| w + 1 >= v && w <= v + 1));
-            assert!(v == 0 || nb.iter().any(|&w| w + 1 == v));
+        let qtm = crate::testing::korf6_qtm().tables()[0].1.clone();
+        for (p, t) in [
+            (Pattern::CORNERS, korf6_table(Pattern::CORNERS)),
+            (Pattern::CORNERS_QTM, &qtm),
+        ] {
+            assert_eq!(p.neighbours(0).count(), p.metric().unit_moves().len());
+            let mut rng = crate::cube::Rng::new(9);
+            for _ in 0..20_000 {
+                let i = rng.below(p.entries());
+                let v = t.get(i);
+                let nb: Vec<u8> = p.neighbours(i).map(|j| t.get(j)).collect();
+                assert!(nb.iter().all(|&w| w + 1 >= v && w <= v + 1), "{p}");
+                assert!(v == 0 || nb.iter().any(|&w| w + 1 == v), "{p}");
+            }
         }
+    }
+
+    /// The quarter-turn tables are the same by breadth-first search over the layout seen
+    /// through the metric and by IDDFS over cubes with the 12 quarter turns (two code paths),
+    /// and each quarter-turn value is at least the half-turn one (a quarter-turn sequence is
+    /// a half-turn sequence no longer), with the corner table's quarter-turn diameter 14.
+    #[test]
+    fn quarter_turn_tables_by_both_methods() {
+        let bfs = build(Pattern::EDGES6A_QTM, Method::Bfs, 2);
+        let iddfs = build(Pattern::EDGES6A_QTM, Method::Iddfs, 2);
+        assert!(bfs.bytes() == iddfs.bytes(), "BFS and IDDFS differ");
+        let htm = korf6_table(Pattern::EDGES6A);
+        let mut rng = crate::cube::Rng::new(10);
+        for _ in 0..100_000 {
+            let i = rng.below(Pattern::EDGES6A.entries());
+            assert!(bfs.get(i) >= htm.get(i));
+        }
+        let h = bfs.histogram();
+        assert_eq!(h.iter().sum::<u64>(), Pattern::EDGES6A_QTM.entries());
+        assert_eq!(&h[..3], &[1, 12, 109]);
+        let corners = crate::testing::korf6_qtm().tables()[0].1.histogram();
+        assert_eq!(corners.len(), 15);
+        assert_eq!(&corners[..3], &[1, 12, 114]);
     }
 }

@@ -8,6 +8,8 @@
 //! This module depends on nothing in `pdb`, so that the layouts and the patterns that use them
 //! form no circle.
 
+use crate::cube::Metric;
+
 /// An index space split into blocks that moves map to blocks.
 pub trait Layout: Sync {
     /// Entries per block.
@@ -40,4 +42,73 @@ pub trait Layout: Sync {
     /// with positions `from`: [`crate::pdb::bfs::coset_table`]'s layout records a representative there.
     #[inline(always)]
     fn reached(&self, _b: u64, _from: &Self::Pos, _m: usize) {}
+}
+
+/// A layout of the 18 face turns seen through a metric: its moves are the metric's unit moves
+/// ([`Metric::unit_moves`]; the 12 quarter turns in QTM), so the one breadth-first search over
+/// it counts that metric's distances.
+pub struct InMetric<'a, L> {
+    layout: &'a L,
+    /// Move `k` of this layout is move `moves[k]` of the inner one.
+    moves: [usize; 18],
+    n: usize,
+}
+
+impl<'a, L: Layout> InMetric<'a, L> {
+    /// # Panics
+    /// If `layout` does not move by all 18 face turns.
+    pub fn new(layout: &'a L, metric: Metric) -> InMetric<'a, L> {
+        assert_eq!(layout.moves(), 18, "a layout of the 18 face turns");
+        let unit = metric.unit_moves();
+        let mut moves = [0; 18];
+        for (k, m) in unit.iter().enumerate() {
+            moves[k] = m.index();
+        }
+        InMetric {
+            layout,
+            moves,
+            n: unit.len(),
+        }
+    }
+}
+
+impl<L: Layout> Layout for InMetric<'_, L> {
+    const INNER: u32 = L::INNER;
+    const BACKWARD: bool = L::BACKWARD;
+    type Pos = L::Pos;
+    type Map = L::Map;
+
+    fn blocks(&self) -> u64 {
+        self.layout.blocks()
+    }
+
+    #[inline(always)]
+    fn moves(&self) -> usize {
+        self.n
+    }
+
+    #[inline(always)]
+    fn positions(&self, b: u64) -> Self::Pos {
+        self.layout.positions(b)
+    }
+
+    #[inline(always)]
+    fn image(&self, pos: &Self::Pos, m: usize) -> (u64, Self::Map) {
+        self.layout.image(pos, self.moves[m])
+    }
+
+    #[inline(always)]
+    fn apply(&self, map: Self::Map, x: u32) -> u32 {
+        self.layout.apply(map, x)
+    }
+
+    #[inline(always)]
+    fn for_each_twin(&self, b: u64, x: u32, f: impl FnMut(u32)) {
+        self.layout.for_each_twin(b, x, f)
+    }
+
+    #[inline(always)]
+    fn reached(&self, b: u64, from: &Self::Pos, m: usize) {
+        self.layout.reached(b, from, self.moves[m])
+    }
 }

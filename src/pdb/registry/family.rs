@@ -7,7 +7,7 @@
 //! This module depends on no other family's module, so that they all can use it without a
 //! circle.
 
-use crate::cube::Cube;
+use crate::cube::{Cube, Metric};
 use crate::pdb::batch::{BATCH, Batch};
 use crate::pdb::table::NibbleTable;
 use crate::progress::Progress;
@@ -42,6 +42,23 @@ pub struct Family {
     pub store: Store,
     /// How the table is built.
     pub builder: Builder,
+    /// The metric of its distances: a breadth-first search over that metric's unit moves
+    /// ([`Metric::unit_moves`]). A quarter-turn table is the [`Family::in_quarter_turns`]
+    /// twin of a half-turn family, named `NAME-qtm`.
+    pub metric: Metric,
+}
+
+impl Family {
+    /// This family's twin of quarter-turn distances: the same index, store and builder, its
+    /// breadth-first search over the 12 quarter turns, its name `name` (`NAME-qtm` by
+    /// convention, [`Pattern::in_metric`](crate::pdb::Pattern::in_metric)).
+    pub const fn in_quarter_turns(self, name: &'static str) -> Family {
+        Family {
+            name,
+            metric: Metric::Qtm,
+            ..self
+        }
+    }
 }
 
 /// How a [`Family`] maps a cube to its entry.

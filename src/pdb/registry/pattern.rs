@@ -14,7 +14,7 @@
 //! untracked slots. Changing any index formula must bump [`Pattern::version`] so that old table
 //! files are refused as stale.
 
-use crate::cube::{Cube, Move};
+use crate::cube::{Cube, Metric, Move};
 use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
 use crate::pdb::family::{Builder, Family, Index, Pattern, Store, Turned};
@@ -40,6 +40,7 @@ const CORNERS: Family = Family {
     turned: Turned::Never,
     store: Store::Nibbles,
     builder: Builder::Layout(|t| t.run(&CornerLayout)),
+    metric: Metric::Htm,
 };
 
 /// Positions of all 12 edges, flips ignored: 12! entries.
@@ -57,6 +58,7 @@ const EDGEPERM: Family = Family {
     turned: Turned::Never,
     store: Store::Nibbles,
     builder: Builder::Layout(|t| t.run(&EdgePermLayout::new())),
+    metric: Metric::Htm,
 };
 
 /// `K` edges from piece `START` on, positions and flips: 12!/(12−K)!·2^K entries.
@@ -78,34 +80,28 @@ const fn edges<const K: usize, const START: i32>(
         turned: Turned::OnRequest,
         store: Store::Nibbles,
         builder: Builder::Layout(|t| t.run(&EdgeLayout::<K>)),
+        metric: Metric::Htm,
     }
 }
+
+const EDGES7A: Family = edges::<7, 0>("edges7a", "UR UF UL UB DR DF DL (positions and flips)");
+const EDGES7B: Family = edges::<7, 5>("edges7b", "DF DL DB FR FL BL BR (positions and flips)");
+const EDGES6A: Family = edges::<6, 0>("edges6a", "UR UF UL UB DR DF (positions and flips)");
+const EDGES6B: Family = edges::<6, 6>("edges6b", "DL DB FR FL BL BR (positions and flips)");
 
 impl Pattern {
     /// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
     pub const CORNERS: Pattern = Pattern(&CORNERS);
     /// Edges UR UF UL UB DR DF DL (pieces 0..7), positions and flips: 12!/5!·2^7 entries.
-    pub const EDGES7A: Pattern = Pattern(&edges::<7, 0>(
-        "edges7a",
-        "UR UF UL UB DR DF DL (positions and flips)",
-    ));
+    pub const EDGES7A: Pattern = Pattern(&EDGES7A);
     /// Edges DF DL DB FR FL BL BR (pieces 5..12), positions and flips: 12!/5!·2^7 entries.
-    pub const EDGES7B: Pattern = Pattern(&edges::<7, 5>(
-        "edges7b",
-        "DF DL DB FR FL BL BR (positions and flips)",
-    ));
+    pub const EDGES7B: Pattern = Pattern(&EDGES7B);
     /// Positions of all 12 edges, flips ignored: 12! entries.
     pub const EDGEPERM: Pattern = Pattern(&EDGEPERM);
     /// Edges UR UF UL UB DR DF (pieces 0..6), Korf 1997: 12!/6!·2^6 = 42,577,920 entries.
-    pub const EDGES6A: Pattern = Pattern(&edges::<6, 0>(
-        "edges6a",
-        "UR UF UL UB DR DF (positions and flips)",
-    ));
+    pub const EDGES6A: Pattern = Pattern(&EDGES6A);
     /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
-    pub const EDGES6B: Pattern = Pattern(&edges::<6, 6>(
-        "edges6b",
-        "DL DB FR FL BL BR (positions and flips)",
-    ));
+    pub const EDGES6B: Pattern = Pattern(&EDGES6B);
     /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
     /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`crate::pdb::phase1`]).
     pub const PHASE1: Pattern = Pattern(&crate::pdb::phase1::PHASE1);
@@ -126,9 +122,20 @@ impl Pattern {
     /// With all four M pieces' flips: 30,097,267,200 entries ([`crate::pdb::sym48ek`]).
     pub const SYM48E8: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8);
 
+    /// The quarter-turn twins ([`Family::in_quarter_turns`]) of the Korf set's tables, of the
+    /// fallbacks and of the smallest coset table: breadth-first over the 12 quarter turns.
+    pub const CORNERS_QTM: Pattern = Pattern(&CORNERS.in_quarter_turns("corners-qtm"));
+    pub const EDGES7A_QTM: Pattern = Pattern(&EDGES7A.in_quarter_turns("edges7a-qtm"));
+    pub const EDGES7B_QTM: Pattern = Pattern(&EDGES7B.in_quarter_turns("edges7b-qtm"));
+    pub const EDGEPERM_QTM: Pattern = Pattern(&EDGEPERM.in_quarter_turns("edgeperm-qtm"));
+    pub const EDGES6A_QTM: Pattern = Pattern(&EDGES6A.in_quarter_turns("edges6a-qtm"));
+    pub const EDGES6B_QTM: Pattern = Pattern(&EDGES6B.in_quarter_turns("edges6b-qtm"));
+    pub const SYM48E0_QTM: Pattern =
+        Pattern(&crate::pdb::sym48::SYM48E0.in_quarter_turns("sym48e0-qtm"));
+
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 13] = [
+    pub const ALL: [Pattern; 20] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
@@ -142,7 +149,33 @@ impl Pattern {
         Pattern::SYM48E6,
         Pattern::SYM48E7,
         Pattern::SYM48E8,
+        Pattern::CORNERS_QTM,
+        Pattern::EDGES7A_QTM,
+        Pattern::EDGES7B_QTM,
+        Pattern::EDGEPERM_QTM,
+        Pattern::EDGES6A_QTM,
+        Pattern::EDGES6B_QTM,
+        Pattern::SYM48E0_QTM,
     ];
+
+    /// The metric of the table's distances.
+    #[inline]
+    pub fn metric(self) -> Metric {
+        self.0.metric
+    }
+
+    /// The table of this family's index in `metric`: itself, or its twin (`NAME-qtm` for the
+    /// quarter-turn one, `NAME` for the half-turn one); `None` when the registry declares no
+    /// such twin.
+    pub fn in_metric(self, metric: Metric) -> Option<Pattern> {
+        if self.metric() == metric {
+            return Some(self);
+        }
+        let base = self.name().strip_suffix("-qtm").unwrap_or(self.name());
+        Pattern::ALL.into_iter().find(|p| {
+            p.metric() == metric && p.name().strip_suffix("-qtm").unwrap_or(p.name()) == base
+        })
+    }
 
     /// The family's declaration.
     #[inline(always)]
@@ -337,11 +370,13 @@ impl Pattern {
         }
     }
 
-    /// Table indices of the 18 states one move away from the state with index `i`.
+    /// Table indices of the states one move of the table's metric away from the state with
+    /// index `i` (18 face turns, or 12 quarter turns).
     #[inline]
     pub fn neighbours(self, i: u64) -> impl Iterator<Item = u64> {
         let q = self.unrank_inverse(i);
-        Move::all().map(move |m| self.index_of_inverse(&Pattern::neighbour_inverse(&q, m)))
+        (self.metric().unit_moves().iter())
+            .map(move |&m| self.index_of_inverse(&Pattern::neighbour_inverse(&q, m)))
     }
 
     /// The inverse cube after applying move `m` to the position: `m⁻¹ · q`.
@@ -440,6 +475,8 @@ mod tests {
             // The coset of `sym48e0` holds every half turn.
             let root = p.index(&Cube::SOLVED);
             assert!(root < p.entries());
+            // A quarter-turn twin has its base's index.
+            let p = p.in_metric(Metric::Htm).expect("a half-turn base");
             for m in Move::all() {
                 let ud = matches!(m.face(), Face::U | Face::D);
                 let misses = if p == Pattern::EDGES7B || p == Pattern::EDGES6B {

@@ -102,6 +102,7 @@ const fn phase1_family(sorted: bool) -> Family {
         } else {
             Builder::Layout(|t| t.run(Phase1Space::get(false)))
         },
+        metric: crate::cube::Metric::Htm,
     }
 }
 

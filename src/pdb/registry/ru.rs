@@ -303,6 +303,7 @@ impl RuTable {
             entries: ENTRIES,
             packing: Packing::Bits(8),
             rebuild: "optcube solve --moveset \"R U\" --pdb-dir {dir} R".into(),
+            metric: crate::cube::Metric::Htm,
         }
     }
 

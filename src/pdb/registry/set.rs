@@ -1,6 +1,11 @@
 //! Named sets of tables (`korf`, `korf6`, `huge`, single patterns), building the missing ones and
 //! loading a set for the search.
+//!
+//! A set's name says which tables, not which metric: a search in the quarter-turn metric reads
+//! each table's quarter-turn twin where the registry declares one, and the half-turn table
+//! itself otherwise ([`in_metric`]).
 
+use crate::cube::Metric;
 use crate::pdb::family::Pattern;
 use crate::pdb::file::{self, TableError, TableInfo, TableKind, table_path};
 use crate::pdb::generate::{Method, generate};
@@ -165,6 +170,35 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
     }
 }
 
+/// The tables of `patterns` for a search in `metric`: a half-turn table's twin in that metric
+/// where the registry declares one ([`Pattern::in_metric`]), else the table itself; in order
+/// and without repeats.
+///
+/// Why a half-turn table stays admissible in the quarter-turn metric: every quarter-turn
+/// sequence is a half-turn sequence no longer than it, so a half-turn distance never exceeds
+/// the quarter-turn distance. The converse fails (`R2` is 1 against 2), so a quarter-turn
+/// table named for a half-turn search is refused ([`SetError::Metric`]).
+pub fn in_metric(patterns: &[Pattern], metric: Metric) -> Result<Vec<Pattern>, SetError> {
+    let mut out = Vec::new();
+    for &p in patterns {
+        let q = if p.metric() == metric {
+            p
+        } else if p.metric() == Metric::Htm {
+            p.in_metric(metric).unwrap_or(p)
+        } else {
+            return Err(SetError::Metric {
+                table: p,
+                metric,
+                twin: p.in_metric(metric),
+            });
+        };
+        if !out.contains(&q) {
+            out.push(q);
+        }
+    }
+    Ok(out)
+}
+
 /// The patterns of set or table names, in order and without repeats; each name may itself be
 /// a comma-separated list (`korf,edges6a`). The one place names become tables: the commands
 /// pass what the user typed.
@@ -317,6 +351,19 @@ pub enum SetError {
     Method {
         pattern: Pattern,
         method: &'static str,
+    },
+    #[error(
+        "table {table} holds {} distances, which may exceed those of the {metric} metric: it \
+         cannot serve a search in {metric}{}",
+        table.metric(),
+        twin.map_or(String::new(), |t| format!(
+            "; its {metric} twin is {t} (`optcube pdb build --set {t}`)"
+        ))
+    )]
+    Metric {
+        table: Pattern,
+        metric: Metric,
+        twin: Option<Pattern>,
     },
     #[error("not enough memory to build {what}: needs {need_mb} MB, {have_mb} MB available")]
     Memory {
@@ -633,6 +680,39 @@ mod tests {
         );
     }
 
+    /// A set in the quarter-turn metric reads each table's quarter-turn twin where one is
+    /// declared and the half-turn table otherwise; a quarter-turn table is refused for a
+    /// half-turn search, with its twin named; every twin has its base's index and size.
+    #[test]
+    fn sets_in_the_quarter_turn_metric() {
+        let e6 = resolve_set("sym48e6").unwrap();
+        let names = |v: Vec<Pattern>| v.iter().map(|p| p.name()).collect::<Vec<_>>();
+        assert_eq!(
+            names(in_metric(&e6, Metric::Qtm).unwrap()),
+            ["sym48e6", "corners-qtm", "edges6a-qtm", "edges6b-qtm"]
+        );
+        assert_eq!(in_metric(&e6, Metric::Htm).unwrap(), e6);
+        let korf = in_metric(&resolve_set("korf").unwrap(), Metric::Qtm).unwrap();
+        assert!(korf.iter().all(|p| p.metric() == Metric::Qtm));
+        let e = in_metric(&[Pattern::CORNERS_QTM], Metric::Htm).unwrap_err();
+        assert!(matches!(e, SetError::Metric { .. }));
+        let text = e.to_string();
+        assert!(text.contains("corners-qtm holds qtm distances"), "{text}");
+        assert!(text.contains("`optcube pdb build --set corners`"), "{text}");
+        for p in Pattern::ALL
+            .into_iter()
+            .filter(|p| p.metric() == Metric::Qtm)
+        {
+            let base = p.in_metric(Metric::Htm).expect("a half-turn base");
+            assert_eq!(base.in_metric(Metric::Qtm), Some(p));
+            assert_eq!(p.name(), format!("{}-qtm", base.name()));
+            assert_eq!(
+                (p.entries(), p.version(), p.stored_in_lines()),
+                (base.entries(), base.version(), base.stored_in_lines())
+            );
+        }
+    }
+
     #[test]
     fn names_resolve_in_order_without_repeats() {
         let korf = resolve_names(&["korf"]).unwrap();
@@ -675,6 +755,7 @@ impl TableReport {
             "name": self.kind.name,
             "file": self.path.display().to_string(),
             "entries": self.kind.entries,
+            "metric": self.kind.metric,
             "bytes": info.map(|i| i.payload_bytes),
             "bits_per_entry": info.map(|i| i.bits_per_entry),
             "line_base": info.and_then(|i| i.line_base),

@@ -52,6 +52,7 @@ pub(crate) const SYM48E0: Family = Family {
     turned: Turned::Never,
     store: Store::Lines { base: None },
     builder: Builder::Layout(|t| t.run(&Sym48Layout::new())),
+    metric: crate::cube::Metric::Htm,
 };
 
 /// Evaluates `$body` with `$K` the coset parameter `$k` as a constant, so that a table read

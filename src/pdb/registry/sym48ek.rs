@@ -133,6 +133,7 @@ const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family
             entries: entries(K),
             bytes: build_bytes(K),
         },
+        metric: crate::cube::Metric::Htm,
     }
 }
 

@@ -19,6 +19,7 @@
 //! tables, [`load_vec`] for the other solvers' tables), checked there, so that a table is never
 //! resident twice while it loads.
 
+use crate::cube::Metric;
 use crate::pdb::family::Pattern;
 use crate::pdb::table::{NibbleTable, histogram_mean};
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,10 @@ pub struct TableInfo {
     /// The base of a 2-bit payload ([`crate::pdb::Format::Lines`]); absent for nibbles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_base: Option<u8>,
+    /// The metric of the distances: `"qtm"`, or absent for the half-turn metric (so the
+    /// half-turn tables' headers are those of the files written before metrics existed).
+    #[serde(default, skip_serializing_if = "Metric::is_htm")]
+    pub metric: Metric,
 }
 
 impl TableInfo {
@@ -91,6 +96,15 @@ pub enum TableError {
         path: PathBuf,
         found: String,
         expected: String,
+        hint: String,
+    },
+    #[error(
+        "{path}: holds distances in the {found} metric, expected the {expected} metric; {hint}"
+    )]
+    WrongMetric {
+        path: PathBuf,
+        found: Metric,
+        expected: Metric,
         hint: String,
     },
     #[error("{path}: stale table (pattern version {found}, this program uses {expected}); {hint}")]
@@ -137,6 +151,8 @@ pub struct TableKind {
     pub packing: Packing,
     /// The command that rebuilds the file, for error messages (`{dir}` is replaced).
     pub rebuild: String,
+    /// The metric of the distances the table holds.
+    pub metric: Metric,
 }
 
 /// How a table's payload holds its entries.
@@ -181,6 +197,7 @@ impl From<Pattern> for TableKind {
                 Packing::Bits(4)
             },
             rebuild: format!("optcube pdb build --set {} --dir {{dir}}", p.name()),
+            metric: p.metric(),
         }
     }
 }
@@ -307,6 +324,7 @@ pub fn describe(
         generator: generator.into(),
         program_version: env!("CARGO_PKG_VERSION").into(),
         line_base: None,
+        metric: kind.metric,
     }
 }
 
@@ -445,6 +463,14 @@ fn parse_header(
             path: path.into(),
             found: info.pattern,
             expected: expected.name.clone(),
+            hint,
+        });
+    }
+    if info.metric != expected.metric {
+        return Err(TableError::WrongMetric {
+            path: path.into(),
+            found: info.metric,
+            expected: expected.metric,
             hint,
         });
     }
@@ -805,6 +831,20 @@ mod tests {
             let e = load(&damaged, Pattern::EDGES6A).err().expect("refused");
             assert!(matches!(e, TableError::WrongPattern { .. }), "{e}");
             assert!(e.to_string().contains("edges6b") && e.to_string().contains("edges6a"));
+
+            // The same table's name in the other metric's header: refused with the command
+            // that builds the right one. (The half-turn header leaves the metric unsaid.)
+            let mut kind = TableKind::from(p);
+            assert!(!String::from_utf8_lossy(&original[..HEADER_LEN]).contains("metric"));
+            kind.metric = Metric::Qtm;
+            let e = load_vec(&damaged, &kind).map(|_| ()).expect_err("refused");
+            assert!(matches!(e, TableError::WrongMetric { .. }), "{e}");
+            let text = e.to_string();
+            assert!(
+                text.contains("htm metric, expected the qtm metric")
+                    && text.contains("optcube pdb build --set edges6b"),
+                "{text}"
+            );
 
             // Not a table at all.
             std::fs::write(&damaged, b"hello world, this is not a table file at all").unwrap();

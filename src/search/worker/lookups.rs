@@ -20,18 +20,25 @@ impl Worker<'_> {
     /// abstraction of the cube where a move is one step, so a child's value is at most its
     /// parent's plus one; when that is still within the children's budget, reading it could
     /// not prune any child. (The skipped value is missing from the children's move-ordering
-    /// keys; their bounds become the parent's plus one.)
+    /// keys; their bounds become the parent's plus one.) In the quarter-turn metric a
+    /// half-turn child's value may be raised by one more for its parity ([`Worker::run`]),
+    /// and a quarter-turn table's value may grow by two by a half turn (two of its moves).
     #[inline(always)]
-    pub(super) fn prepare(&mut self, e: &mut Expansion) -> bool {
+    pub(super) fn prepare<const QTM: bool>(&mut self, e: &mut Expansion) -> bool {
         let lookups = self.h.lookups();
         let budget = self.bound - e.g - 1;
         loop {
             while e.lookup < lookups.len() && self.skippable & (1 << e.lookup) != 0 {
                 let ub = e.bounds.get(e.lookup);
-                if ub == 15 || ub + 1 > budget {
+                let up = if QTM {
+                    1 + (self.quarter_tables >> e.lookup & 1) as u8
+                } else {
+                    1
+                };
+                if ub == 15 || ub + up + QTM as u8 > budget {
                     break;
                 }
-                e.skipped |= ((ub + 1).min(15) as u32) << (4 * e.lookup);
+                e.skipped |= ((ub + up).min(15) as u32) << (4 * e.lookup);
                 e.lookup += 1;
             }
             if e.lookup == lookups.len() {
@@ -61,17 +68,21 @@ impl Worker<'_> {
         e.pending = true;
         let l = &lookups[e.lookup];
         let (pat, table) = self.h.table(l);
+        // In the quarter-turn metric a half-turn child's value is raised to the parity
+        // opposite the budget's (`Worker::run`): one equal to the budget exceeds it.
+        let over = if QTM { budget } else { budget + 1 };
         if self.half_turn_cuts
             && e.lookup == 0
             && !e.second_half
-            && (budget + 1..15).contains(&e.inv_node)
+            && (over..15).contains(&e.inv_node)
         {
             // A half turn leaves the inverse's entry as it is (module docs), and the node's
             // (15: unknown) is already over the children's budget.
             let cut = e.alive & HALF_TURNS;
             e.alive &= !cut;
             if cut != 0 {
-                self.min_exceeded = self.min_exceeded.min(e.g + 1 + e.inv_node);
+                let raised = e.inv_node + (QTM && (e.inv_node ^ budget) & 1 == 0) as u8;
+                self.min_exceeded = self.min_exceeded.min(e.g + 1 + raised);
             }
             if e.alive == 0 {
                 e.pending = false;
@@ -176,7 +187,7 @@ impl Worker<'_> {
 
     /// Reads the entries of lookup `e.lookup` and drops the children it prunes.
     #[inline(always)]
-    pub(super) fn evaluate(&mut self, e: &mut Expansion) {
+    pub(super) fn evaluate<const QTM: bool>(&mut self, e: &mut Expansion) {
         let l = &self.h.lookups()[e.lookup];
         let (pat, table) = self.h.table(l);
         let budget = self.bound - e.g - 1;
@@ -254,7 +265,7 @@ impl Worker<'_> {
             }
         }
         // Branch-free: whether a child is pruned is close to a coin toss.
-        let (pruned, min_h) = raise_and_cut(&mut e.h, vals, budget, e.alive);
+        let (pruned, min_h) = raise_and_cut::<QTM>(&mut e.h, vals, budget, e.alive);
         // (Without a branch: `min_h` is 255 when no child was cut, and the sum saturates.)
         self.min_exceeded = self.min_exceeded.min((e.g + 1).saturating_add(min_h));
         e.alive &= !pruned;

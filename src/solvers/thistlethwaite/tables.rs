@@ -73,6 +73,7 @@ pub fn table_kind(phase: usize) -> TableKind {
         entries: PHASE_SIZES[phase] as u64,
         packing: Packing::Bits(8),
         rebuild: REBUILD.into(),
+        metric: crate::cube::Metric::Htm,
     }
 }
 

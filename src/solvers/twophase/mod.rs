@@ -157,6 +157,7 @@ impl TwoPhase {
             entries: entries[i] as u64,
             packing: Packing::Bits(bits[i]),
             rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
+            metric: crate::cube::Metric::Htm,
         })
     }
 
