@@ -132,10 +132,13 @@ impl Pattern {
     pub const EDGES6B_QTM: Pattern = Pattern(&EDGES6B.in_quarter_turns("edges6b-qtm"));
     pub const SYM48E0_QTM: Pattern =
         Pattern(&crate::pdb::sym48::SYM48E0.in_quarter_turns("sym48e0-qtm"));
+    /// `sym48e6` in quarter turns: its own builder's quarter-turn instance (the marks of
+    /// `H11` coset layers made with the quarter turns, [`crate::pdb::sym48ek`]).
+    pub const SYM48E6_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6_QTM);
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 20] = [
+    pub const ALL: [Pattern; 21] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
@@ -156,6 +159,7 @@ impl Pattern {
         Pattern::EDGES6A_QTM,
         Pattern::EDGES6B_QTM,
         Pattern::SYM48E0_QTM,
+        Pattern::SYM48E6_QTM,
     ];
 
     /// The metric of the table's distances.

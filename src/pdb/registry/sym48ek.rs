@@ -68,7 +68,7 @@ use crate::coord::coset::{
     slice_sep_edges,
 };
 use crate::cube::packed::for_each_layer_of;
-use crate::cube::{Cube, Move, allowed_after};
+use crate::cube::{Cube, Metric, Move, allowed_after};
 use crate::pdb::family::{Builder, Family, Index, Store, Turned};
 use crate::pdb::sym48::Sym48Space;
 use crate::pdb::table::{Format, NibbleTable};
@@ -89,15 +89,30 @@ pub const EXACT_DEPTH: u8 = 11;
 /// [`EXACT_DEPTH`] were marked.
 pub const CAP: u8 = EXACT_DEPTH + 1;
 
+/// [`EXACT_DEPTH`] in `metric`: 11 face turns, 12 quarter turns. The layers listed go two
+/// less deep (9 and 10), which take about the same memory: a quarter-turn layer grows by
+/// about 9 where a face-turn one grows by about 13.
+pub const fn exact_depth(metric: Metric) -> u8 {
+    match metric {
+        Metric::Htm => EXACT_DEPTH,
+        Metric::Qtm => EXACT_DEPTH + 1,
+    }
+}
+
+/// [`CAP`] in `metric`.
+pub const fn cap(metric: Metric) -> u8 {
+    exact_depth(metric) + 1
+}
+
 /// How table `eK` is held while built and stored: `e4` as nibbles, stored in lines with its
 /// histogram's base; the larger ones straight in their file form, lines whose base leaves
 /// the cap one of its codes (the cap must read exactly: a third of `e6`'s entries hold it).
-const fn store(k: u8) -> Store {
+const fn store(k: u8, metric: Metric) -> Store {
     if k == 4 {
         Store::Lines { base: None }
     } else {
         Store::Lines {
-            base: Some(CAP - 3),
+            base: Some(cap(metric) - 3),
         }
     }
 }
@@ -109,7 +124,7 @@ const fn store(k: u8) -> Store {
 /// kept aside for the histogram (about 90 M of 8 bytes).
 pub const fn build_bytes(k: u8) -> u64 {
     let layers = 3 << 30;
-    match store(k) {
+    match store(k, Metric::Htm) {
         Store::Lines { base: Some(base) } => {
             Format::Lines { base }.payload_bytes(entries(k)) + layers + (1 << 30)
         }
@@ -117,8 +132,9 @@ pub const fn build_bytes(k: u8) -> u64 {
     }
 }
 
-/// The family of table `sym48eK`.
-const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family {
+/// The family of table `sym48eK`, of distances in the quarter-turn metric with `QTM`.
+const fn family<const K: u8, const QTM: bool>(name: &'static str, pieces: &'static str) -> Family {
+    let metric = if QTM { Metric::Qtm } else { Metric::Htm };
     Family {
         name,
         pieces,
@@ -127,36 +143,43 @@ const fn family<const K: u8>(name: &'static str, pieces: &'static str) -> Family
         index: Index::Coset { k: K },
         self_dual: false,
         turned: Turned::Never,
-        store: store(K),
+        store: store(K, metric),
         builder: Builder::Own {
-            build: build::<K>,
+            build: build::<K, QTM>,
             entries: entries(K),
             bytes: build_bytes(K),
         },
-        metric: crate::cube::Metric::Htm,
+        metric,
     }
 }
 
 /// `sym48e4`: the E pieces' flips. (Its pieces text is that of the files the earlier builder
 /// made, which hold the same payload: they stay valid.)
-pub(crate) const SYM48E4: Family = family::<4>(
+pub(crate) const SYM48E4: Family = family::<4, false>(
     "sym48e4",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)",
 );
 /// `sym48e6`: the first two M pieces' flips.
-pub(crate) const SYM48E6: Family = family::<6>(
+pub(crate) const SYM48E6: Family = family::<6, false>(
     "sym48e6",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
      first two M pieces (48 symmetries; exact to 11 moves, 12 for more)",
 );
+/// `sym48e6-qtm`: `sym48e6`'s index, its cosets' distances in quarter turns (exact to 12, 13
+/// for more).
+pub(crate) const SYM48E6_QTM: Family = family::<6, true>(
+    "sym48e6-qtm",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first two M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+);
 /// `sym48e7`: the first three M pieces' flips.
-pub(crate) const SYM48E7: Family = family::<7>(
+pub(crate) const SYM48E7: Family = family::<7, false>(
     "sym48e7",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
      first three M pieces (48 symmetries; exact to 11 moves, 12 for more)",
 );
 /// `sym48e8`: all four M pieces' flips.
-pub(crate) const SYM48E8: Family = family::<8>(
+pub(crate) const SYM48E8: Family = family::<8, false>(
     "sym48e8",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
      first four M pieces (48 symmetries; exact to 11 moves, 12 for more)",
@@ -246,6 +269,8 @@ pub trait Marks: Sync {
 struct LineMarks {
     table: NibbleTable,
     base: u8,
+    /// What an entry no mark lowered reads ([`cap`]).
+    cap: u8,
     /// `index << 4 | value` of every mark at most `base`.
     low: std::sync::Mutex<Vec<u64>>,
 }
@@ -281,11 +306,12 @@ impl Marks for LineMarks {
 }
 
 impl LineMarks {
-    fn new(entries: u64, base: u8) -> LineMarks {
+    fn new(entries: u64, base: u8, cap: u8) -> LineMarks {
         LineMarks {
-            table: NibbleTable::new_lines_in_huge_pages(entries, base, CAP)
+            table: NibbleTable::new_lines_in_huge_pages(entries, base, cap)
                 .expect("memory for the table (checked before the build)"),
             base,
+            cap,
             low: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -296,7 +322,7 @@ impl LineMarks {
     fn finish(self) -> NibbleTable {
         let mut low = self.low.into_inner().unwrap();
         low.par_sort_unstable();
-        let mut histogram = vec![0u64; CAP as usize + 1];
+        let mut histogram = vec![0u64; self.cap as usize + 1];
         let mut last = u64::MAX;
         for &x in &low {
             // Sorted by index, then value: the first of an index is its least mark.
@@ -383,24 +409,24 @@ impl<M: Marks, const K: u8> Drop for Stages<'_, M, K> {
 /// The layers of `H11` coset classes to `depth`: layer `d` is the sorted keys ([`h11_key`]) of
 /// the classes at distance `d`; `on_layer(d, layer)` sees each as it is finished (the current
 /// rayon pool makes them).
-pub fn for_each_h11_layer(depth: u8, on_layer: impl FnMut(u8, &[u64])) {
+pub fn for_each_h11_layer(depth: u8, metric: Metric, on_layer: impl FnMut(u8, &[u64])) {
     let sp = Sym48Space::get();
-    for_each_layer_of(
-        depth,
-        false,
-        crate::cube::Metric::Htm,
-        key_cube,
-        |c| h11_key(sp, c),
-        on_layer,
-    );
+    for_each_layer_of(depth, false, metric, key_cube, |c| h11_key(sp, c), on_layer);
 }
 
-/// Marks every coset class within `depth` (≥ 2) moves: the layers to `depth − 2` with their
-/// distances, and for each coset of the last of them its moves (one more) and their canonical
-/// moves (two more). Every mark comes from a coset at most that far from solved, and every
-/// coset within `depth` moves is marked with its distance: a shortest sequence to it passes
-/// a coset of layer `depth − 2` and ends with two moves in canonical order.
-pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<&Progress>) {
+/// Marks every coset class within `depth` (≥ 2) moves of `metric` (its unit moves: the 18
+/// face turns, or the 12 quarter turns): the layers to `depth − 2` with their distances, and
+/// for each coset of the last of them its moves (one more) and the moves that may follow them
+/// on a shortest path (two more). Every mark comes from a coset at most that far from solved,
+/// and every coset within `depth` moves is marked with its distance: a shortest sequence to it
+/// passes a coset of layer `depth − 2` and ends with two moves, in canonical order in HTM, and
+/// in QTM any two but a turn and its inverse (`U U` is a half turn's shortest path there).
+pub fn mark_within<const K: u8>(
+    depth: u8,
+    metric: Metric,
+    marks: &impl Marks,
+    progress: Option<&Progress>,
+) {
     assert!(depth >= 2, "marks to depth 2 or more");
     let entries = N_CORNER_COSET_CLASSES as u64 * Sym48Space::inner::<K>();
     let listed = depth - 2;
@@ -408,7 +434,12 @@ pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<
     // holds: listing the layers takes about 2 % of a build (5 s of 250 s for `sym48e6` once
     // the table is set up in parallel), moving the last layer twice the rest, at an even pace.
     let listing = entries / 50;
-    for_each_h11_layer(listed, |d, layer| {
+    let moves = metric.unit_moves();
+    let follows = |m1: Move, m2: Move| match metric {
+        Metric::Htm => allowed_after(Some(m1), m2),
+        Metric::Qtm => m2 != m1.inverse(),
+    };
+    for_each_h11_layer(listed, metric, |d, layer| {
         if let Some(p) = progress {
             p.update(
                 listing * d as u64 / listed as u64,
@@ -425,10 +456,10 @@ pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<
                 if d < listed {
                     continue;
                 }
-                for m1 in Move::all() {
+                for &m1 in moves {
                     let c1 = c.apply(m1);
                     stages.add(&c1, d + 1);
-                    for m2 in Move::all().filter(|&m2| allowed_after(Some(m1), m2)) {
+                    for &m2 in moves.iter().filter(|&&m2| follows(m1, m2)) {
                         stages.add(&c1.apply(m2), d + 2);
                     }
                     stages.next_stage();
@@ -452,17 +483,20 @@ pub fn mark_within<const K: u8>(depth: u8, marks: &impl Marks, progress: Option<
 
 /// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
 /// every entry at [`CAP`] until a mark lowers it: `e4` in nibbles, the others straight into
-/// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram.
-pub fn build<const K: u8>(progress: &Progress) -> NibbleTable {
-    let Store::Lines { base: Some(base) } = store(K) else {
+/// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram. With `QTM`, in
+/// quarter turns ([`exact_depth`], [`cap`]).
+pub fn build<const K: u8, const QTM: bool>(progress: &Progress) -> NibbleTable {
+    let metric = if QTM { Metric::Qtm } else { Metric::Htm };
+    let (depth, cap) = (exact_depth(metric), cap(metric));
+    let Store::Lines { base: Some(base) } = store(K, metric) else {
         let table = NibbleTable::new_unknown_in_huge_pages(entries(K))
             .expect("memory for the table (checked before the build)");
-        mark_within::<K>(EXACT_DEPTH, &table, Some(progress));
-        table.fill_unknown(CAP);
+        mark_within::<K>(depth, metric, &table, Some(progress));
+        table.fill_unknown(cap);
         return table;
     };
-    let marks = LineMarks::new(entries(K), base);
-    mark_within::<K>(EXACT_DEPTH, &marks, Some(progress));
+    let marks = LineMarks::new(entries(K), base, cap);
+    mark_within::<K>(depth, metric, &marks, Some(progress));
     progress.update(entries(K), "counting the values");
     marks.finish()
 }
@@ -573,13 +607,13 @@ mod tests {
 
     /// The marks of every coset class within `depth` moves for table `eK`, on a pool of
     /// `threads`.
-    fn marks_within<const K: u8>(depth: u8, threads: usize) -> HashMap<u64, u8> {
+    fn marks_within<const K: u8>(depth: u8, metric: Metric, threads: usize) -> HashMap<u64, u8> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let marks = Map(Mutex::new(HashMap::new()));
-        pool.install(|| mark_within::<K>(depth, &marks, None));
+        pool.install(|| mark_within::<K>(depth, metric, &marks, None));
         marks.0.into_inner().unwrap()
     }
 
@@ -600,7 +634,7 @@ mod tests {
         capped[CAP as usize] += exact[CAP as usize + 1..].iter().sum::<u64>();
         let base = Format::line_base(&exact);
         assert_eq!(Format::line_base(&capped), base);
-        assert_eq!(store(4), Store::Lines { base: None });
+        assert_eq!(store(4, Metric::Htm), Store::Lines { base: None });
         assert!(
             base + 3 <= CAP,
             "base {base}: the cap {CAP} would read below base + 3"
@@ -628,7 +662,7 @@ mod tests {
     fn line_marks_give_the_lines_and_the_exact_histogram() {
         let mut rng = Rng::new(72);
         let entries = 5000;
-        let marks = LineMarks::new(entries, CAP - 3);
+        let marks = LineMarks::new(entries, CAP - 3, CAP);
         let nibbles = NibbleTable::new_unknown(entries);
         for _ in 0..3 {
             let batch: Vec<(u64, u8)> = (0..2000)
@@ -649,9 +683,9 @@ mod tests {
     /// The marks do not depend on the number of threads (the table is their minimum).
     #[test]
     fn one_and_two_threads_mark_the_same() {
-        let one = marks_within::<6>(5, 1);
+        let one = marks_within::<6>(5, Metric::Htm, 1);
         assert!(one.len() > 2_000, "{} entries marked", one.len());
-        assert!(one == marks_within::<6>(5, 2));
+        assert!(one == marks_within::<6>(5, Metric::Htm, 2));
     }
 
     /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
@@ -664,6 +698,8 @@ mod tests {
         lower_bounds_within_6::<6>();
         lower_bounds_within_6::<7>();
         lower_bounds_within_6::<8>();
+        // In quarter turns too (`sym48e6-qtm`), against positions by their QTM distance.
+        lower_bounds_within_6_in::<6>(Metric::Qtm);
     }
 
     /// For the variants whose entries are exact coset distances (`e0`, `e4`), the marks are
@@ -674,7 +710,7 @@ mod tests {
     #[test]
     fn marks_of_the_coset_variants_are_their_exact_distances() {
         let e0 = crate::testing::sym48e0_table();
-        let marks = marks_within::<0>(6, 2);
+        let marks = marks_within::<0>(6, Metric::Htm, 2);
         let mut within = 0;
         for i in 0..e0.entries() {
             let v = e0.get(i);
@@ -686,7 +722,7 @@ mod tests {
         assert_eq!(marks.len(), within);
         assert!(within > 40_000, "{within}");
 
-        let marks = marks_within::<4>(6, 2);
+        let marks = marks_within::<4>(6, Metric::Htm, 2);
         let sp = Sym48Space::get();
         let reps = &crate::coord::coset::CornerCoset::get().classes.rep;
         let inner = Sym48Space::inner::<4>();
@@ -720,7 +756,7 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        pool.install(|| mark_within::<0>(EXACT_DEPTH, &marked, None));
+        pool.install(|| mark_within::<0>(EXACT_DEPTH, Metric::Htm, &marked, None));
         marked.fill_unknown(CAP);
         let marked_secs = t.elapsed().as_secs_f64();
         println!("sym48e0: breadth-first search {bfs_secs:.1} s, marks {marked_secs:.1} s");
@@ -732,14 +768,23 @@ mod tests {
     }
 
     fn lower_bounds_within_6<const K: u8>() {
+        lower_bounds_within_6_in::<K>(Metric::Htm)
+    }
+
+    /// The marks within 6 moves of `metric` are lower bounds of the distances of positions
+    /// within 6 moves (made by a plain breadth-first search over cubes), most of them exact.
+    fn lower_bounds_within_6_in<const K: u8>(metric: Metric) {
         let sp = Sym48Space::get();
-        let marks = marks_within::<K>(6, 2);
-        assert!(marks.len() > 20_000, "{} entries marked", marks.len());
+        let marks = marks_within::<K>(6, metric, 2);
+        // (Fewer classes lie within 6 quarter turns than within 6 face turns.)
+        let least = if metric.is_htm() { 20_000 } else { 5_000 };
+        assert!(marks.len() > least, "{} entries marked", marks.len());
         let read = |q: &Cube| *marks.get(&sp.index::<K>(q)).unwrap_or(&7);
         let syms = symmetries();
         let mut rng = Rng::new(68);
         let mut at_distance = 0u64;
-        for (d, layer) in crate::testing::positions_within_6(69).iter().enumerate() {
+        let layers = crate::testing::positions_within_6(69, metric);
+        for (d, layer) in layers.iter().enumerate() {
             for c in layer {
                 let s = rng.below(48) as usize;
                 for q in [*c, c.inverse(), syms.conj_cube(c, s)] {
@@ -750,6 +795,10 @@ mod tests {
             }
         }
         // The marks are not all trivially low: most positions read their distance.
-        assert!(at_distance > 100_000, "{at_distance}");
+        let positions: usize = layers.iter().map(Vec::len).sum();
+        assert!(
+            at_distance as usize > positions,
+            "{at_distance} of {positions}"
+        );
     }
 }
