@@ -134,10 +134,7 @@ pub fn sym48e0_fallbacks() -> &'static Heuristic {
 /// layer by layer: all to depth 5 (621,649 in HTM, 105,046 in QTM), then a twentieth (chosen
 /// with `seed`) of the moves out of depth 5 that lead to no position seen before (positions
 /// at 6 moves or fewer, each standing at 6).
-pub fn positions_within_6(
-    seed: u64,
-    metric: crate::cube::Metric,
-) -> Vec<Vec<crate::cube::Cube>> {
+pub fn positions_within_6(seed: u64, metric: crate::cube::Metric) -> Vec<Vec<crate::cube::Cube>> {
     use crate::cube::{Cube, Rng};
     use std::collections::HashSet;
     let mut seen: HashSet<Cube> = HashSet::from([Cube::SOLVED]);
