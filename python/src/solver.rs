@@ -225,7 +225,9 @@ impl Solver {
     /// skipped (their records checked), each finished one is appended, and Ctrl-C (or a
     /// `cancel()`) stops after losing at most the position being searched. `shard="K/N"` takes
     /// the positions with index mod N == K; `moves=L` draws L-move scrambles instead of random
-    /// positions; `count_solutions` also counts each position's optimal solutions. Returns a
+    /// positions; `count_solutions` also counts each position's optimal solutions. The lengths
+    /// are in the solver's metric (a quarter-turn study is another study of the same
+    /// positions, in its own file). Returns a
     /// dict with `finished`, `total` (this shard's positions), `interrupted` and `missing`
     /// (indices with no record yet); the records are `read_study(out)`.
     #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false))]
@@ -246,7 +248,11 @@ impl Solver {
             .transpose()
             .map_err(|e| value_error(format!("shard: {e}")))?;
         let run = StudyRun {
-            study: Study { seed, moves },
+            study: Study {
+                seed,
+                moves,
+                metric: self.options.metric,
+            },
             count,
             shard,
             out,

@@ -21,7 +21,7 @@ pub struct LengthsArgs {
     #[arg(long, value_name = "S")]
     seed: u64,
     /// Output file (JSON Lines; appended to, resumed from)
-    /// [default: results/lengths-seed{S}[-moves{L}][-shard{K}of{N}].jsonl].
+    /// [default: results/lengths-seed{S}[-moves{L}][-qtm][-shard{K}of{N}].jsonl].
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Solve only the positions i with i mod N == K.
@@ -37,6 +37,11 @@ pub struct LengthsArgs {
     /// the last iteration is searched to its end): field `optimal_solutions` of each line.
     #[arg(long)]
     count_solutions: bool,
+    /// The metric of the lengths: htm (every face turn 1) or qtm (quarter turns 1, half turns
+    /// 2). The same seed in the other metric is another study of the same positions, in its
+    /// own file; `stats summarize --other-metric` sets the two side by side.
+    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
+    metric: optcube::cube::Metric,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -51,6 +56,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
     let study = Study {
         seed: args.seed,
         moves: args.moves,
+        metric: args.metric,
     };
     let out = args
         .out
@@ -91,6 +97,8 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
             config.search = SearchOptions {
                 threads: args.tables.place.thread_count(),
                 dual: args.dual,
+                metric: args.metric,
+                max_depth: args.metric.diameter(),
                 solutions: if args.count_solutions {
                     optcube::search::ALL_SOLUTIONS
                 } else {
@@ -122,9 +130,13 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                             format!(", {n} optimal solution{}", if n == 1 { "" } else { "s" })
                         });
                         progress.println(&format!(
-                            "lengths: position {}: {} moves{counted}, {:.3} s, {} nodes \
+                            "lengths: position {}: {} {}{counted}, {:.3} s, {} nodes \
                          ({finished}/{total})",
-                            record.index, record.length, record.seconds, record.nodes,
+                            record.index,
+                            record.length,
+                            record.metric.unit(),
+                            record.seconds,
+                            record.nodes,
                         ));
                         progress.update(finished, "");
                     },

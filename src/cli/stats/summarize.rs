@@ -5,12 +5,15 @@
 //! positions are counted. With `--against`, the positions are set beside another run of the
 //! same study (e.g. with another table set): their lengths must agree position by position
 //! (else nothing is written and the differences are named), and the report gets the two runs'
-//! time and nodes on the common positions. [`print_summary`] is also the end of
+//! time and nodes on the common positions. With `--other-metric`, the positions are set
+//! beside the same seed's study in the other metric: the grid of their two lengths
+//! (`NAME-metrics.md` section, `NAME-metrics.csv` and `NAME-metrics.svg`), each position
+//! checked against the other metric's length ([`CrossTable`]). [`print_summary`] is also the end of
 //! `optcube stats lengths`.
 
 use crate::cli::Failure;
 use optcube::stats::study::{
-    Agreement, Collection, Shard, cost_table, lengths_csv, lengths_table, read_file,
+    Agreement, Collection, CrossTable, Shard, cost_table, lengths_csv, lengths_table, read_file,
     solution_counts_csv, solution_counts_table,
 };
 use std::path::PathBuf;
@@ -23,13 +26,17 @@ pub struct SummarizeArgs {
     /// Where to write NAME-lengths.csv and NAME.md.
     #[arg(long, value_name = "DIR", default_value = "results")]
     out_dir: PathBuf,
-    /// Base name of the outputs [default: lengths-seed{S}[-moves{L}]].
+    /// Base name of the outputs [default: lengths-seed{S}[-moves{L}][-qtm]].
     #[arg(long)]
     name: Option<String>,
     /// Another run of the same study (its files): the optimal lengths must agree position by
     /// position, and the report compares the two runs' time and nodes.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     against: Vec<PathBuf>,
+    /// The same seed's study in the other metric (its files): the report adds the grid of
+    /// each position's lengths in both, written also as NAME-metrics.csv and NAME-metrics.svg.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    other_metric: Vec<PathBuf>,
 }
 
 pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
@@ -60,6 +67,23 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
             let names = distinct(files.iter().map(|f| format!("`{}`", f.display())));
             let there = format!("{names} (table set {sets})");
             Some(agreement.markdown("this run", &there))
+        }
+    };
+    let cross = match args.other_metric.as_slice() {
+        [] => None,
+        files => {
+            let (other, _) = collect(files, Collection::default())?;
+            let table = CrossTable::of(&all, &other).map_err(|e| {
+                Failure(format!(
+                    "--other-metric {}: {e}",
+                    files
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ))
+            })?;
+            Some(table)
         }
     };
     let missing = all.missing(all.count(), None);
@@ -111,7 +135,7 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     md += &lengths_table(&summary);
     if study.moves.is_none() {
         md += "\n";
-        md += &optcube::stats::study::compare::comparison_md(&summary);
+        md += &optcube::stats::study::compare::comparison_md(&summary, study.metric);
     }
     // Counted optimal solutions (`stats lengths --count-solutions`): their distribution per
     // optimal length, as a table, a CSV and a bar chart.
@@ -141,6 +165,23 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     if let Some(section) = against {
         md += "\n";
         md += &section;
+    }
+    if let Some(table) = cross {
+        let csv_path = args.out_dir.join(format!("{name}-metrics.csv"));
+        let svg_path = args.out_dir.join(format!("{name}-metrics.svg"));
+        let csv = table.csv();
+        write(&csv_path, &csv)?;
+        let data = optcube::stats::plot::parse_csv(&csv_path, &csv)
+            .map_err(|e| Failure(format!("internal error: {e}")))?;
+        let title = format!("Quarter-turn lengths by face-turn length ({name})");
+        write(&svg_path, &optcube::stats::plot::svg(&data, &title, false))?;
+        md += "\n";
+        md += &table.markdown();
+        md += &format!(
+            "\nAs fractions of all: [`{name}-metrics.csv`]({name}-metrics.csv), drawn in \
+             [`{name}-metrics.svg`]({name}-metrics.svg).\n"
+        );
+        written.extend([csv_path, svg_path]);
     }
     write(&md_path, &md)?;
 

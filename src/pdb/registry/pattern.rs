@@ -135,10 +135,13 @@ impl Pattern {
     /// `sym48e6` in quarter turns: its own builder's quarter-turn instance (the marks of
     /// `H11` coset layers made with the quarter turns, [`crate::pdb::sym48ek`]).
     pub const SYM48E6_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6_QTM);
+    /// `sym48e7` and `sym48e8` in quarter turns, the same way.
+    pub const SYM48E7_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E7_QTM);
+    pub const SYM48E8_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8_QTM);
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 21] = [
+    pub const ALL: [Pattern; 23] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
@@ -160,6 +163,8 @@ impl Pattern {
         Pattern::EDGES6B_QTM,
         Pattern::SYM48E0_QTM,
         Pattern::SYM48E6_QTM,
+        Pattern::SYM48E7_QTM,
+        Pattern::SYM48E8_QTM,
     ];
 
     /// The metric of the table's distances.

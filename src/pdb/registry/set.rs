@@ -692,9 +692,11 @@ mod tests {
             ["sym48e6-qtm", "corners-qtm", "edges6a-qtm", "edges6b-qtm"]
         );
         assert_eq!(in_metric(&e6, Metric::Htm).unwrap(), e6);
-        // A coset table without a twin is read as it is (admissible).
         let e8 = in_metric(&resolve_set("sym48e8").unwrap(), Metric::Qtm).unwrap();
-        assert_eq!(names(e8)[0], "sym48e8");
+        assert_eq!(names(e8)[0], "sym48e8-qtm");
+        // A coset table without a twin is read as it is (admissible).
+        let e4 = in_metric(&resolve_set("sym48e4").unwrap(), Metric::Qtm).unwrap();
+        assert_eq!(names(e4)[0], "sym48e4");
         let korf = in_metric(&resolve_set("korf").unwrap(), Metric::Qtm).unwrap();
         assert!(korf.iter().all(|p| p.metric() == Metric::Qtm));
         let e = in_metric(&[Pattern::CORNERS_QTM], Metric::Htm).unwrap_err();

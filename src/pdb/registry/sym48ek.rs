@@ -184,6 +184,18 @@ pub(crate) const SYM48E8: Family = family::<8, false>(
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
      first four M pieces (48 symmetries; exact to 11 moves, 12 for more)",
 );
+/// `sym48e7-qtm`: `sym48e7` in quarter turns, as `sym48e6-qtm` is `sym48e6`.
+pub(crate) const SYM48E7_QTM: Family = family::<7, true>(
+    "sym48e7-qtm",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first three M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+);
+/// `sym48e8-qtm`: `sym48e8` in quarter turns.
+pub(crate) const SYM48E8_QTM: Family = family::<8, true>(
+    "sym48e8-qtm",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+     first four M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+);
 
 /// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every
 /// symmetry `S` that takes `p`'s corner coset onto the class representative's (one, or the

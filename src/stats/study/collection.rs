@@ -95,6 +95,11 @@ impl Collection {
         Ok(())
     }
 
+    /// The record of position `index`, if the collection holds it.
+    pub fn record(&self, index: u64) -> Option<&Record> {
+        self.by_index.get(&index).map(|(r, _)| r)
+    }
+
     /// Checks that every record's input is the study's position of its index.
     pub fn verify_inputs(&self) -> Result<(), String> {
         let (Some(study), Some(&last)) = (&self.study, self.by_index.keys().last()) else {

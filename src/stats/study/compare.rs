@@ -1,5 +1,6 @@
 //! A length study of uniformly random positions set against the published distribution of
-//! optimal lengths (Rokicki's 3,000,000 random positions, cube20.org): per length the observed
+//! optimal lengths in its metric (Rokicki's 3,000,000 random positions, cube20.org; in
+//! quarter turns his 3,000,000 of 2018, solved in four metrics): per length the observed
 //! fraction with its Wilson 95 % interval next to the published fraction, and a chi-square
 //! goodness-of-fit test over lengths merged until every expected count is at least 5.
 //!
@@ -7,6 +8,7 @@
 //! computed by its series below `a + 1` and by its continued fraction above (the two standard
 //! expansions; checked against the textbook critical values in the tests).
 
+use crate::cube::Metric;
 use crate::stats::BatchSummary;
 
 /// The published fractions of optimal lengths of random positions (Rokicki, cube20.org, from
@@ -20,6 +22,28 @@ pub const PUBLISHED_LENGTHS: [(u32, u32, f64); 6] = [
     (18, 18, 0.670493),
     (19, 30, 0.033392),
 ];
+
+/// The same in quarter turns (Rokicki, "Three Million Positions in Four Metrics", 2018,
+/// forum.cubeman.org node 563: of 3,000,000 random positions 5, 34, 323, 2,798 at 14–17q,
+/// then 25,377, 206,335, 993,235, 1,289,020, 481,228 and 1,645 at 18–23q; mean 20.663):
+/// lengths up to 17 together, then 18 to 22, then 23 and more.
+pub const PUBLISHED_QTM_LENGTHS: [(u32, u32, f64); 7] = [
+    (0, 17, 3_160.0 / 3e6),
+    (18, 18, 25_377.0 / 3e6),
+    (19, 19, 206_335.0 / 3e6),
+    (20, 20, 993_235.0 / 3e6),
+    (21, 21, 1_289_020.0 / 3e6),
+    (22, 22, 481_228.0 / 3e6),
+    (23, 30, 1_645.0 / 3e6),
+];
+
+/// The published bins of `metric`: `(first length, last length, fraction)`.
+pub fn published_lengths(metric: Metric) -> &'static [(u32, u32, f64)] {
+    match metric {
+        Metric::Htm => &PUBLISHED_LENGTHS,
+        Metric::Qtm => &PUBLISHED_QTM_LENGTHS,
+    }
+}
 
 /// The Wilson score interval of `k` successes in `n` trials at `z` standard deviations.
 pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
@@ -116,12 +140,12 @@ pub struct ChiSquare {
     pub bins: Vec<(u32, u32, u64, f64)>,
 }
 
-/// Tests `observed` (count per published bin of [`PUBLISHED_LENGTHS`]) against the published
-/// fractions, merging neighbouring bins (smallest first) until every expected count is at
-/// least 5. `None` when fewer than two bins remain.
-pub fn chi_square(observed: &[u64; 6]) -> Option<ChiSquare> {
+/// Tests `observed` (count per bin of `published`, e.g. [`PUBLISHED_LENGTHS`]) against the
+/// published fractions, merging neighbouring bins (smallest first) until every expected count
+/// is at least 5. `None` when fewer than two bins remain.
+pub fn chi_square(observed: &[u64], published: &[(u32, u32, f64)]) -> Option<ChiSquare> {
     let n: u64 = observed.iter().sum();
-    let mut bins: Vec<(u32, u32, u64, f64)> = PUBLISHED_LENGTHS
+    let mut bins: Vec<(u32, u32, u64, f64)> = published
         .iter()
         .zip(observed)
         .map(|(&(lo, hi, f), &o)| (lo, hi, o, f * n as f64))
@@ -169,12 +193,12 @@ pub fn chi_square(observed: &[u64; 6]) -> Option<ChiSquare> {
     })
 }
 
-/// The counts of a study's lengths in the bins of [`PUBLISHED_LENGTHS`].
-pub fn binned(summary: &BatchSummary) -> [u64; 6] {
-    let mut out = [0u64; 6];
+/// The counts of a study's lengths in the bins of `published`.
+pub fn binned(summary: &BatchSummary, published: &[(u32, u32, f64)]) -> Vec<u64> {
+    let mut out = vec![0u64; published.len()];
     for (len, &n) in summary.lengths() {
         if let Some(l) = len {
-            let i = PUBLISHED_LENGTHS
+            let i = published
                 .iter()
                 .position(|&(lo, hi, _)| (lo..=hi).contains(&(*l as u32)))
                 .expect("the bins cover every length");
@@ -185,8 +209,10 @@ pub fn binned(summary: &BatchSummary) -> [u64; 6] {
 }
 
 /// The comparison as markdown: the per-length table with Wilson intervals, then the test.
-pub fn comparison_md(summary: &BatchSummary) -> String {
-    let observed = binned(summary);
+/// `summary` holds lengths in `metric`.
+pub fn comparison_md(summary: &BatchSummary, metric: Metric) -> String {
+    let published = published_lengths(metric);
+    let observed = binned(summary, published);
     let n: u64 = observed.iter().sum();
     let label = |lo: u32, hi: u32| match (lo, hi) {
         (0, h) => format!("≤ {h}"),
@@ -194,14 +220,22 @@ pub fn comparison_md(summary: &BatchSummary) -> String {
         (l, h) if l == h => l.to_string(),
         (l, h) => format!("{l}–{h}"),
     };
-    let mut s = String::from(
+    let source = match metric {
+        Metric::Htm => {
+            "Rokicki, 3,000,000 uniformly random positions solved optimally (cube20.org)"
+        }
+        Metric::Qtm => {
+            "Rokicki, 3,000,000 uniformly random positions solved optimally in quarter turns \
+             (\"Three Million Positions in Four Metrics\", 2018; mean 20.663)"
+        }
+    };
+    let mut s = format!(
         "## Against the published distribution\n\n\
-         Published: Rokicki, 3,000,000 uniformly random positions solved optimally (cube20.org). \
-         Observed fractions with their Wilson 95 % intervals.\n\n\
+         Published: {source}. Observed fractions with their Wilson 95 % intervals.\n\n\
          | length | count | observed | 95 % interval | published | published inside |\n\
          |---|---:|---:|---|---:|---|\n",
     );
-    for (&(lo, hi, f), &o) in PUBLISHED_LENGTHS.iter().zip(&observed) {
+    for (&(lo, hi, f), &o) in published.iter().zip(&observed) {
         let (a, b) = wilson(o, n, 1.96);
         s += &format!(
             "| {} | {o} | {:.4} | {:.4}–{:.4} | {f:.6} | {} |\n",
@@ -212,7 +246,7 @@ pub fn comparison_md(summary: &BatchSummary) -> String {
             if (a..=b).contains(&f) { "yes" } else { "no" }
         );
     }
-    match chi_square(&observed) {
+    match chi_square(&observed, published) {
         Some(c) => {
             let bins: Vec<String> = c
                 .bins
@@ -247,8 +281,27 @@ mod tests {
 
     #[test]
     fn published_fractions_sum_to_one() {
-        let sum: f64 = PUBLISHED_LENGTHS.iter().map(|b| b.2).sum();
-        assert!((sum - 1.0).abs() < 1e-6, "{sum}");
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let sum: f64 = published_lengths(metric).iter().map(|b| b.2).sum();
+            assert!((sum - 1.0).abs() < 1e-6, "{metric}: {sum}");
+        }
+        // The quarter-turn mean from the bins' counts is the published 20.663.
+        let counts = [
+            25_377.0,
+            206_335.0,
+            993_235.0,
+            1_289_020.0,
+            481_228.0,
+            1_645.0,
+        ];
+        let low = 5.0 * 14.0 + 34.0 * 15.0 + 323.0 * 16.0 + 2_798.0 * 17.0;
+        let mean = (low
+            + (18..=23)
+                .zip(counts)
+                .map(|(l, n)| l as f64 * n)
+                .sum::<f64>())
+            / 3e6;
+        assert!((mean - 20.663).abs() < 5e-4, "{mean}");
     }
 
     /// The textbook 5 % critical values give p = 0.05, and Q(1, x) = e^-x exactly.
@@ -286,12 +339,12 @@ mod tests {
     #[test]
     fn chi_square_tells_a_fitting_sample_from_a_skewed_one() {
         let fit = [0u64, 2, 27, 267, 670, 34];
-        let c = chi_square(&fit).unwrap();
+        let c = chi_square(&fit, &PUBLISHED_LENGTHS).unwrap();
         assert!(c.p > 0.9, "{c:?}");
         assert!(c.bins.iter().all(|b| b.3 >= 5.0));
         assert_eq!(c.bins.len(), 4, "{c:?}");
         let skewed = [0u64, 0, 0, 100, 900, 0];
-        assert!(chi_square(&skewed).unwrap().p < 1e-6);
-        assert!(chi_square(&[0, 0, 0, 1, 2, 0]).is_none());
+        assert!(chi_square(&skewed, &PUBLISHED_LENGTHS).unwrap().p < 1e-6);
+        assert!(chi_square(&[0, 0, 0, 1, 2, 0], &PUBLISHED_LENGTHS).is_none());
     }
 }

@@ -2,7 +2,9 @@
 //! position as one JSON line, so that a study can be stopped, resumed, split into shards and
 //! merged again.
 //!
-//! A study is named by its [`Study`] (seed, and `moves` for scramble studies). Its
+//! A study is named by its [`Study`] (seed, `moves` for scramble studies, and the metric of
+//! its lengths: the same seed in quarter turns is another study of the same positions,
+//! set beside the half-turn one by [`CrossTable`]). Its
 //! position `i` is the `i`-th position drawn from [`crate::cube::Rng::new`]`(seed)`: a uniformly random
 //! position ([`crate::cube::Cube::random`]), or with `moves = Some(L)` a random canonical scramble of `L`
 //! moves. Position `i` is therefore the same whatever the shard or the number of positions
@@ -16,15 +18,18 @@
 //!   line that may be incomplete is the last one (a process killed while writing it), which
 //!   [`parse_lines`] reports and the writer cuts off before appending;
 //! - an index appears at most once in a study (over all its files);
-//! - every record's solution solves its input, has `length` moves, was proved optimal, and its
+//! - every record's solution solves its input, has length `length` in the study's metric, was
+//!   proved optimal, and its
 //!   input is the study's position of that index ([`Collection::verify_inputs`]).
 //!
 //! The parts: `model` (study, positions, shards, records), `file` (the JSON Lines file, its
 //! reading and appending), `collection` (records gathered and reported), `run` (a run that
-//! resumes from its file and appends to it).
+//! resumes from its file and appends to it), `compare` (against the published distributions),
+//! `cross` (one seed in two metrics).
 
 mod collection;
 pub mod compare;
+mod cross;
 mod file;
 mod model;
 mod run;
@@ -35,6 +40,7 @@ pub use collection::{
     Agreement, Collection, RatioSummary, SetupCost, cost_table, lengths_csv, lengths_table,
     solution_counts_csv, solution_counts_table,
 };
+pub use cross::CrossTable;
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};
 pub use run::{Opened, StudyRun};

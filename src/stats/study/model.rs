@@ -1,27 +1,34 @@
 //! What a study is ([`Study`], its [`Position`]s and [`Shard`]s) and what it keeps of each
 //! solved position ([`Record`], one JSON line).
 
-use crate::cube::{Cube, Move, Rng, format_moves, parse_moves, random_scramble};
+use crate::cube::{Cube, Metric, Move, Rng, format_moves, parse_moves, random_scramble};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
 /// What defines a study: two files belong to the same study iff these agree. (Not the table
-/// set: the lengths do not depend on it.)
+/// set: the lengths do not depend on it.) The same seed in two metrics is two studies of the
+/// same positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Study {
     pub seed: u64,
     /// `Some(L)`: random L-move scrambles instead of uniformly random positions.
     pub moves: Option<u32>,
+    /// The metric of the lengths.
+    pub metric: Metric,
 }
 
 impl fmt::Display for Study {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "seed {}, ", self.seed)?;
         match self.moves {
-            None => write!(f, "random positions"),
-            Some(l) => write!(f, "{l}-move scrambles"),
+            None => write!(f, "random positions")?,
+            Some(l) => write!(f, "{l}-move scrambles")?,
         }
+        if !self.metric.is_htm() {
+            write!(f, ", lengths in {}", self.metric.unit())?;
+        }
+        Ok(())
     }
 }
 
@@ -56,16 +63,20 @@ impl Study {
         })
     }
 
-    /// The base name of the study's files: `lengths-seed{S}` (`-moves{L}` for scrambles).
+    /// The base name of the study's files: `lengths-seed{S}` (`-moves{L}` for scrambles,
+    /// `-qtm` in the quarter-turn metric).
     pub fn name(&self) -> String {
-        match self.moves {
-            None => format!("lengths-seed{}", self.seed),
-            Some(l) => format!("lengths-seed{}-moves{l}", self.seed),
-        }
+        let moves = self.moves.map_or(String::new(), |l| format!("-moves{l}"));
+        let metric = if self.metric.is_htm() {
+            String::new()
+        } else {
+            format!("-{}", self.metric.name())
+        };
+        format!("lengths-seed{}{moves}{metric}", self.seed)
     }
 
     /// The default output file of a (shard of a) study:
-    /// `results/lengths-seed{S}[-moves{L}][-shard{K}of{N}].jsonl`.
+    /// `results/lengths-seed{S}[-moves{L}][-qtm][-shard{K}of{N}].jsonl`.
     pub fn default_out(&self, shard: Option<Shard>) -> PathBuf {
         let shard = shard.map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.n));
         PathBuf::from(format!("results/{}{shard}.jsonl", self.name()))
@@ -135,7 +146,11 @@ pub struct Record {
     /// The position as a facelet string.
     pub input: String,
     pub solution: String,
+    /// The solution's length in [`Record::metric`].
     pub length: usize,
+    /// The metric of the study (absent in half-turn files, which predate it).
+    #[serde(default, skip_serializing_if = "Metric::is_htm")]
+    pub metric: Metric,
     pub optimal: bool,
     pub nodes: u64,
     pub seconds: f64,
@@ -153,6 +168,7 @@ impl Record {
         Study {
             seed: self.seed,
             moves: self.moves,
+            metric: self.metric,
         }
     }
 
@@ -164,11 +180,12 @@ impl Record {
         if !crate::solvers::solves(&cube, &moves) {
             return Err("the solution does not solve the input".into());
         }
-        if moves.len() != self.length {
+        let length = self.metric.length(&moves);
+        if length != self.length {
             return Err(format!(
-                "length {} but the solution has {} moves",
+                "length {} but the solution has {length} {}",
                 self.length,
-                moves.len()
+                self.metric.unit()
             ));
         }
         if !self.optimal {
@@ -208,7 +225,8 @@ impl Record {
             scramble: position.scramble.as_deref().map(format_moves),
             input: position.cube.to_facelets(),
             solution: format_moves(solution),
-            length: solution.len(),
+            length: study.metric.length(solution),
+            metric: study.metric,
             optimal: true,
             nodes,
             seconds,

@@ -9,6 +9,7 @@ fn study() -> Study {
     Study {
         seed: 3,
         moves: Some(5),
+        metric: crate::cube::Metric::Htm,
     }
 }
 
@@ -57,6 +58,34 @@ fn record_round_trips_and_checks() {
     let mut bad = r;
     bad.index = 10;
     assert!(bad.check().unwrap_err().contains("count"));
+}
+
+/// A quarter-turn record counts its solution's half turns twice, says its metric (a half-turn
+/// one does not, as before), and belongs to another study than the same seed's in half turns.
+#[test]
+fn quarter_turn_records_are_their_own_study() {
+    use crate::cube::Metric;
+    let q = Study {
+        metric: Metric::Qtm,
+        ..study()
+    };
+    assert_eq!(q.name(), "lengths-seed3-moves5-qtm");
+    assert_eq!(study().name(), "lengths-seed3-moves5");
+    let p = q.positions().nth(2).unwrap();
+    let sol = crate::cube::invert_sequence(p.scramble.as_ref().unwrap());
+    let r = Record::new(&q, "korf6", 10, &p, &sol, 1, 0.1, 1, false);
+    assert_eq!(r.length, Metric::Qtm.length(&sol));
+    assert_eq!(r.check(), Ok(()));
+    let text = serde_json::to_string(&r).unwrap();
+    assert!(text.contains(r#""metric":"qtm""#), "{text}");
+    assert!(!line(2).contains("metric"), "{}", line(2));
+    assert_eq!(serde_json::from_str::<Record>(&text).unwrap(), r);
+    let mut bad = r.clone();
+    bad.length += 2;
+    assert!(bad.check().unwrap_err().contains("quarter turns"));
+    let mut half = Collection::of(study());
+    let e = half.add_record(path(), 1, &r, None).unwrap_err();
+    assert!(matches!(e, StudyError::Foreign { .. }), "{e}");
 }
 
 #[test]
