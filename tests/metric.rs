@@ -132,7 +132,8 @@ fn solvers_that_count_half_turns_refuse_qtm() {
 /// Quarter-turn tables: `pdb build --metric qtm` builds the set's twins, whose headers and
 /// `pdb info` say qtm; a quarter-turn solve reads them (and gives the length the half-turn
 /// tables give it: both are admissible); a quarter-turn table named for a half-turn search
-/// is refused (exit 2) with its half-turn twin's build command.
+/// is refused (exit 2) with its half-turn twin's build command; a twin named by its own
+/// name is built without `--metric`.
 #[test]
 fn quarter_turn_tables_are_built_read_and_refused_where_wrong() {
     let dir = common::test_dir("qtm-tables");
@@ -185,6 +186,22 @@ fn quarter_turn_tables_are_built_read_and_refused_where_wrong() {
         let cube = Cube::from_moves(&parse_moves(scramble).unwrap());
         assert!(cube.apply_seq(&s).is_solved());
     }
+    // A twin named by its own name is built as it is, without --metric.
+    let named = common::test_dir("qtm-named");
+    let n = named.to_str().unwrap();
+    let o = optcube(&[
+        "pdb",
+        "build",
+        "--set",
+        "edges6a-qtm",
+        "--dir",
+        n,
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a = std::fs::read(named.join("edges6a-qtm.pdb")).unwrap();
+    assert_eq!(a, std::fs::read(dir.join("edges6a-qtm.pdb")).unwrap());
     let o = optcube(&["solve", "R U", "--set", "corners-qtm", "--pdb-dir", d]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(

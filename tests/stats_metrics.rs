@@ -124,21 +124,21 @@ fn one_seed_in_two_metrics() {
     );
 
     // The same metric twice is no grid; a quarter-turn length below the face-turn one is a
-    // wrong study, named.
-    let o = optcube_in(
-        &dir,
-        &[
+    // wrong study, named. Nothing is written.
+    let refused = |other: &str| {
+        let args = [
             "stats",
             "summarize",
             "--out-dir",
             "p",
             "q.jsonl",
             "--other-metric",
-            "q.jsonl",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("not one set of positions in two metrics"));
+        ];
+        let o = optcube_in(&dir, &[&args[..], &[other]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert!(refused("q.jsonl").contains("not one set of positions in two metrics"));
     let mut longer = h.clone();
     let i = (0..10)
         .find(|&i| h[i]["length"] == q[i]["length"])
@@ -148,23 +148,10 @@ fn one_seed_in_two_metrics() {
     longer[i]["length"] = (h[i]["length"].as_u64().unwrap() + 2).into();
     let body: String = longer.iter().map(|v| format!("{v}\n")).collect();
     std::fs::write(dir.join("longer.jsonl"), body).unwrap();
-    let o = optcube_in(
-        &dir,
-        &[
-            "stats",
-            "summarize",
-            "--out-dir",
-            "p",
-            "q.jsonl",
-            "--other-metric",
-            "longer.jsonl",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = refused("longer.jsonl");
     assert!(
-        stderr(&o).contains(&format!("position {i}:")) && stderr(&o).contains("one study is wrong"),
-        "{}",
-        stderr(&o)
+        e.contains(&format!("position {i}:")) && e.contains("one study is wrong"),
+        "{e}"
     );
     assert!(!dir.join("p").exists(), "nothing written on refusal");
 }

@@ -530,6 +530,23 @@ def test_the_quarter_turn_metric_equals_the_cli(pdb):
         optcube.Solver(pdb_dir=pdb, set="corners", metric="stm")
 
 
+def test_a_quarter_turn_study_equals_the_cli(pdb, tmp_path):
+    # A solver in QTM runs the quarter-turn study of a seed: its own file and lengths, as the
+    # CLI's `stats lengths --metric qtm`; its file is another study than the half-turn one.
+    qtm = optcube.Solver(pdb_dir=pdb, set="corners", threads=1, successors=False, metric="qtm")
+    out = tmp_path / "q.jsonl"
+    assert qtm.run_study(3, 5, out, moves=5)["finished"] == 3
+    records = optcube.read_study(out)
+    assert all(r["metric"] == "qtm" for r in records)
+    ref = tmp_path / "cli.jsonl"
+    cli("stats", "lengths", "--moves", "5", "--count", "3", "--seed", "5", "--metric", "qtm",
+        "--set", "corners", "--threads", "1", "--pdb-dir", str(pdb), "--out", str(ref))
+    assert [r["length"] for r in records] == [r["length"] for r in optcube.read_study(ref)]
+    htm = optcube.Solver(pdb_dir=pdb, set="corners", threads=1, successors=False)
+    with pytest.raises(ValueError, match="another study"):
+        htm.run_study(3, 5, out, moves=5)
+
+
 def test_quarter_turn_distances_are_the_published_counts():
     rows = optcube.distances(6, metric="qtm")
     assert [r["positions"] for r in rows] == [1, 12, 114, 1068, 10011, 93840, 878880]

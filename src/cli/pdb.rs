@@ -27,8 +27,9 @@ pub enum PdbCmd {
         #[arg(long)]
         force: bool,
         /// The metric of the distances: qtm builds the sets' quarter-turn twins (`NAME-qtm`,
-        /// where the registry has one: the Korf tables, the fallbacks, `sym48e0`), which
-        /// `solve --metric qtm` reads.
+        /// where the registry has one: the Korf tables, the fallbacks, `sym48e0`, `sym48e6`,
+        /// `sym48e7`, `sym48e8`), which `solve --metric qtm` reads. A twin named by its own
+        /// name (`--set sym48e8-qtm`) is built in either case.
         #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
         metric: optcube::cube::Metric,
     },
@@ -123,7 +124,13 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             } else {
                 set
             };
-            let patterns = set::in_metric(&set::resolve_names(&set)?, metric)?;
+            // A table named by its own name is built as it is (`sym48e8-qtm`): building reads
+            // no distance, so no metric can be wrong for it; `--metric qtm` maps the rest.
+            let named = set::resolve_names(&set)?;
+            let patterns = match metric {
+                optcube::cube::Metric::Htm => named,
+                m => set::in_metric(&named, m)?,
+            };
             common.pooled(|| {
                 let reports = set::build_missing(
                     &dir,
