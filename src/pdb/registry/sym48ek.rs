@@ -159,42 +159,51 @@ pub(crate) const SYM48E4: Family = family::<4, false>(
     "sym48e4",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)",
 );
+/// The pieces text of `sym48eK` (K > 4), written once: `M` names the M pieces flipped, `RANGE`
+/// the values the table holds. The texts are those of the files already built (the header
+/// keeps them), so they must stay word for word.
+macro_rules! coset_pieces {
+    ($m:literal, $range:literal) => {
+        concat!(
+            "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
+             first ",
+            $m,
+            " M pieces (48 symmetries; ",
+            $range,
+            ")"
+        )
+    };
+}
+
 /// `sym48e6`: the first two M pieces' flips.
 pub(crate) const SYM48E6: Family = family::<6, false>(
     "sym48e6",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first two M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+    coset_pieces!("two", "exact to 11 moves, 12 for more"),
 );
-/// `sym48e6-qtm`: `sym48e6`'s index, its cosets' distances in quarter turns (exact to 12, 13
-/// for more).
+/// `sym48e6-qtm`: `sym48e6`'s index, its cosets' distances in quarter turns.
 pub(crate) const SYM48E6_QTM: Family = family::<6, true>(
     "sym48e6-qtm",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first two M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+    coset_pieces!("two", "quarter turns, exact to 12, 13 for more"),
 );
 /// `sym48e7`: the first three M pieces' flips.
 pub(crate) const SYM48E7: Family = family::<7, false>(
     "sym48e7",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first three M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+    coset_pieces!("three", "exact to 11 moves, 12 for more"),
 );
 /// `sym48e8`: all four M pieces' flips.
 pub(crate) const SYM48E8: Family = family::<8, false>(
     "sym48e8",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first four M pieces (48 symmetries; exact to 11 moves, 12 for more)",
+    coset_pieces!("four", "exact to 11 moves, 12 for more"),
 );
-/// `sym48e7-qtm`: `sym48e7` in quarter turns, as `sym48e6-qtm` is `sym48e6`.
+/// `sym48e7-qtm` and `sym48e8-qtm`: `sym48e7` and `sym48e8` in quarter turns, as
+/// `sym48e6-qtm` is `sym48e6`.
 pub(crate) const SYM48E7_QTM: Family = family::<7, true>(
     "sym48e7-qtm",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first three M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+    coset_pieces!("three", "quarter turns, exact to 12, 13 for more"),
 );
-/// `sym48e8-qtm`: `sym48e8` in quarter turns.
 pub(crate) const SYM48E8_QTM: Family = family::<8, true>(
     "sym48e8-qtm",
-    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the \
-     first four M pieces (48 symmetries; quarter turns, exact to 12, 13 for more)",
+    coset_pieces!("four", "quarter turns, exact to 12, 13 for more"),
 );
 
 /// Calls `f(class, edges)` with `p`'s corner class and the edges of `S p S⁻¹` for every

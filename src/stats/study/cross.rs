@@ -12,7 +12,7 @@
 
 use super::Collection;
 use crate::cube::{Cube, Metric};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Positions counted by their length in two metrics.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -70,11 +70,17 @@ impl CrossTable {
         Ok(t)
     }
 
+    /// The face-turn and the quarter-turn lengths found, each ascending: the grid's axes.
+    fn axes(&self) -> (BTreeSet<usize>, BTreeSet<usize>) {
+        let htm = self.counts.keys().map(|k| k.0).collect();
+        let qtm = self.counts.keys().map(|k| k.1).collect();
+        (htm, qtm)
+    }
+
     /// The grid as markdown: quarter-turn lengths down, face-turn lengths across, with the
     /// sums, the means, and the positions of equal length in both.
     pub fn markdown(&self) -> String {
-        let htm: std::collections::BTreeSet<usize> = self.counts.keys().map(|k| k.0).collect();
-        let qtm: std::collections::BTreeSet<usize> = self.counts.keys().map(|k| k.1).collect();
+        let (htm, qtm) = self.axes();
         let mut s = format!(
             "## Both metrics\n\nThe {} positions solved in both, by length in quarter turns \
              (rows) and in face turns (columns). Every position has `htm ≤ qtm ≤ 2·htm` and a \
@@ -133,8 +139,7 @@ impl CrossTable {
     /// The grid as CSV for `stats plot`: one row per quarter-turn length, one column per
     /// face-turn length (`htm L`), each cell the fraction of all positions.
     pub fn csv(&self) -> String {
-        let htm: std::collections::BTreeSet<usize> = self.counts.keys().map(|k| k.0).collect();
-        let qtm: std::collections::BTreeSet<usize> = self.counts.keys().map(|k| k.1).collect();
+        let (htm, qtm) = self.axes();
         let mut s = String::from("quarter turns");
         for h in &htm {
             s += &format!(",htm {h}");
