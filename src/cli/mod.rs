@@ -42,6 +42,12 @@ enum Command {
     /// Research statistics: heuristic and length distributions, distance counts, plots.
     #[command(subcommand)]
     Stats(stats::StatsCmd),
+    /// List the named goals of `solve --goal` and `stats distances --goal`: name, pieces key,
+    /// mask and description (`--json`: one object a line), for scripts and stubs to read.
+    Goals {
+        #[arg(long)]
+        json: bool,
+    },
     /// Print uniformly random positions as facelet strings, one a line.
     Scramble {
         /// How many positions.
@@ -95,6 +101,19 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Facelets(args) => facelets::run(args),
+        Command::Goals { json } => {
+            for n in optcube::cube::NAMED_GOALS {
+                let g = optcube::cube::Goal::named(n.name).expect("a named goal");
+                if json {
+                    let v = serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(),
+                        "about": n.about, "requires": g.requires().map(|r| r.name().to_string())});
+                    println!("{v}");
+                } else {
+                    println!("{:<8} {}  {}", n.name, g.key(), n.about);
+                }
+            }
+            Ok(0)
+        }
         Command::Scramble {
             random,
             seed,

@@ -27,6 +27,7 @@
 //! can use them on mirrored cubes too.
 
 pub mod coset;
+pub mod goal;
 pub mod positions;
 pub mod symmetry;
 

@@ -13,7 +13,7 @@ pub const SOLVED_FACELETS: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLL
 const FACES: [u8; 6] = *b"URFDLB";
 
 /// Facelet indices of each corner position, clockwise starting with the U/D sticker.
-const CORNER_FACELETS: [[usize; 3]; 8] = [
+pub(crate) const CORNER_FACELETS: [[usize; 3]; 8] = [
     [8, 9, 20],   // URF: U9 R1 F3
     [6, 18, 38],  // UFL: U7 F1 L3
     [0, 36, 47],  // ULB: U1 L1 B3
@@ -24,7 +24,7 @@ const CORNER_FACELETS: [[usize; 3]; 8] = [
     [35, 17, 51], // DRB: D9 R9 B7
 ];
 /// Facelet indices of each edge position, the reference sticker first.
-const EDGE_FACELETS: [[usize; 2]; 12] = [
+pub(crate) const EDGE_FACELETS: [[usize; 2]; 12] = [
     [5, 10],  // UR
     [7, 19],  // UF
     [3, 37],  // UL

@@ -12,7 +12,7 @@ pub mod registry;
 pub mod store;
 
 pub use build::{bfs, blocks, generate, layout, successors};
-pub use registry::{family, pattern, phase1, ru, set, sym48, sym48ek};
+pub use registry::{family, goal, pattern, phase1, ru, set, sym48, sym48ek};
 pub use store::{batch, cells, file, table};
 
 pub use family::Pattern;

@@ -279,28 +279,69 @@ pub fn solve_in_observed(
     stop: &AtomicBool,
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
-    let start = Instant::now();
-    let mut result = SearchResult::begun();
-    result.metric = opts.metric;
-    let mut search = Search {
+    let solved = Solved {
         h,
         dual: opts.dual,
         metric: opts.metric,
-        syllables: set.syllables(opts.metric),
-        path: Vec::new(),
-        found: Vec::new(),
-        wanted: opts.solutions.max(1),
-        nodes: 0,
-        next_check: 0,
-        min_exceeded: u8::MAX,
-        stop,
     };
-    if cube.is_solved() {
+    solve_toward(&solved, cube, set, opts, stop, observe)
+}
+
+/// What a search heads for: when a position has arrived, and a lower bound on the cost left.
+/// The solved cube with a table set is one ([`solve_in`]); a goal with its tables is another
+/// (`solvers::goal`).
+pub trait Target: Sync {
+    /// Has `p` arrived?
+    fn reached(&self, p: &Cube) -> bool;
+    /// A lower bound on the cost, in the search's metric, from `p` (whose inverse is `q`) to
+    /// any position that has arrived.
+    fn bound(&self, p: &Cube, q: &Cube) -> u8;
+}
+
+/// The solved cube, bounded by a table set (the dual lookup when asked for), raised to the
+/// metric's parity.
+struct Solved<'a> {
+    h: &'a Heuristic,
+    dual: bool,
+    metric: Metric,
+}
+
+impl Target for Solved<'_> {
+    #[inline]
+    fn reached(&self, p: &Cube) -> bool {
+        p.is_solved()
+    }
+
+    #[inline]
+    fn bound(&self, p: &Cube, q: &Cube) -> u8 {
+        self.metric.raise(self.h.value(p, q, self.dual), p)
+    }
+}
+
+/// The least-cost sequences of `set`'s turns from `cube` to `target`, by IDA* over syllables
+/// (module docs): `opts` gives the metric, `max_depth` and the number of solutions; `observe`
+/// hears each iteration begin and end. Complete and optimal for any admissible `target`
+/// bound (each syllable costs at least 1).
+pub fn solve_toward(
+    target: &dyn Target,
+    cube: &Cube,
+    set: &MoveSet,
+    opts: &SearchOptions,
+    stop: &AtomicBool,
+    observe: &mut dyn FnMut(IterationEvent),
+) -> SearchResult {
+    let start = Instant::now();
+    let mut result = SearchResult::begun();
+    result.metric = opts.metric;
+    let syllables = set.syllables(opts.metric);
+    let wanted = opts.solutions.max(1);
+    if target.reached(cube) {
         result.solved(vec![vec![]]);
+        result.seconds = start.elapsed().as_secs_f64();
         return result;
     }
     let q = cube.inverse();
-    let mut bound = opts.metric.raise(h.value(cube, &q, opts.dual), cube).max(1);
+    let mut bound = target.bound(cube, &q).max(1);
     loop {
         result.lower_bound = bound;
         if bound > opts.max_depth {
@@ -308,27 +349,24 @@ pub fn solve_in_observed(
         }
         let t = Instant::now();
         observe(IterationEvent::Started { bound });
-        search.nodes = 0;
-        search.next_check = 0;
-        search.min_exceeded = u8::MAX;
-        search.dfs(cube, &q, 0, bound, 3);
-        result.nodes += search.nodes;
-        let it = Iteration {
+        let it = iteration(target, &syllables, cube, &q, bound, wanted, stop);
+        result.nodes += it.nodes;
+        let done = Iteration {
             bound,
-            nodes: search.nodes,
+            nodes: it.nodes,
             seconds: t.elapsed().as_secs_f64(),
         };
-        observe(IterationEvent::Finished(it.clone()));
-        result.iterations.push(it);
+        observe(IterationEvent::Finished(done.clone()));
+        result.iterations.push(done);
         if stop.load(Relaxed) {
             result.interrupted = true;
             break;
         }
-        if !search.found.is_empty() {
-            let mut all: Vec<Vec<Move>> = (search.found.iter())
+        if !it.found.is_empty() {
+            let mut all: Vec<Vec<Move>> = (it.found.iter())
                 .map(|path| {
                     path.iter()
-                        .flat_map(|&k| search.syllables[k].moves.clone())
+                        .flat_map(|&k| syllables[k].moves.clone())
                         .collect()
                 })
                 .collect();
@@ -338,32 +376,146 @@ pub fn solve_in_observed(
             break;
         }
         // Every path is cut somewhere (each syllable costs at least 1), so this is set.
-        bound = search.min_exceeded;
+        bound = it.min_exceeded;
     }
     result.seconds = start.elapsed().as_secs_f64();
     result
 }
 
-/// One iteration's depth-first search over syllables.
+/// Syllables from the root to a work unit: the tree below that depth is searched in units,
+/// in parallel on the current rayon pool.
+const SPLIT: usize = 2;
+
+/// What one iteration found.
+struct IterationFound {
+    /// The first `wanted` solutions in depth-first order (all of them with
+    /// [`crate::search::ALL_SOLUTIONS`]), as syllable paths.
+    found: Vec<Vec<usize>>,
+    nodes: u64,
+    min_exceeded: u8,
+}
+
+/// One iteration of bound `bound`: the tree to depth [`SPLIT`] on this thread, the subtrees
+/// below it as work units on the pool. The solutions kept are the first `wanted` in
+/// depth-first order, whatever the number of threads: a unit's solutions count in the order of
+/// the units, and a unit stops early only once a unit before it has found `wanted` alone (so
+/// for one solution, the units after the first that has one are abandoned).
+fn iteration(
+    target: &dyn Target,
+    syllables: &[Syllable],
+    cube: &Cube,
+    q: &Cube,
+    bound: u8,
+    wanted: usize,
+    stop: &AtomicBool,
+) -> IterationFound {
+    use rayon::prelude::*;
+    use std::sync::atomic::AtomicUsize;
+    let never = AtomicUsize::new(usize::MAX);
+    let mut top = Search::new(target, syllables, wanted, stop, &never, 0);
+    top.split = Some(Vec::new());
+    top.dfs(cube, q, 0, bound, 3);
+    let items = top.split.take().expect("collected");
+    // The least index of an item that holds `wanted` solutions alone.
+    let first = items.iter().position(|i| matches!(i, Item::Solution(_)));
+    let enough = AtomicUsize::new(first.filter(|_| wanted == 1).unwrap_or(usize::MAX));
+    let results: Vec<(Vec<Vec<usize>>, u64, u8)> = (items.par_iter().enumerate())
+        .map(|(i, item)| match item {
+            Item::Solution(path) => (vec![path.clone()], 0, u8::MAX),
+            Item::Unit {
+                path,
+                p,
+                q,
+                g,
+                axis,
+            } => {
+                let mut s = Search::new(target, syllables, wanted, stop, &enough, i);
+                s.path = path.clone();
+                s.dfs(p, q, *g, bound, *axis);
+                if s.found.len() >= wanted {
+                    enough.fetch_min(i, Relaxed);
+                }
+                (s.found, s.nodes, s.min_exceeded)
+            }
+        })
+        .collect();
+    let mut out = IterationFound {
+        found: Vec::new(),
+        nodes: top.nodes,
+        min_exceeded: top.min_exceeded,
+    };
+    for (found, nodes, min) in results {
+        out.nodes += nodes;
+        out.min_exceeded = out.min_exceeded.min(min);
+        if out.found.len() < wanted {
+            out.found.extend(found);
+        }
+    }
+    out.found.truncate(wanted);
+    out
+}
+
+/// What the tree to depth [`SPLIT`] leaves, in depth-first order: a solution found there, or
+/// a node whose subtree is a work unit.
+enum Item {
+    Solution(Vec<usize>),
+    Unit {
+        path: Vec<usize>,
+        p: Cube,
+        q: Cube,
+        g: u8,
+        axis: usize,
+    },
+}
+
+/// One depth-first search over syllables (a whole iteration, the top of one, or a unit).
 struct Search<'a> {
-    h: &'a Heuristic,
-    dual: bool,
-    metric: Metric,
-    syllables: Vec<Syllable>,
+    target: &'a dyn Target,
+    syllables: &'a [Syllable],
     /// The syllables from the root to the current node (indices into `syllables`).
     path: Vec<usize>,
-    /// The solutions of the last iteration so far, as syllable paths.
+    /// The solutions so far, as syllable paths.
     found: Vec<Vec<usize>>,
     /// How many solutions to find before stopping.
     wanted: usize,
     nodes: u64,
-    /// The node count at which the stop flag is looked at next.
+    /// The node count at which the stop flags are looked at next.
     next_check: u64,
     min_exceeded: u8,
     stop: &'a AtomicBool,
+    /// Stop too once a unit before this one (index `unit`) has found `wanted` solutions.
+    enough: &'a std::sync::atomic::AtomicUsize,
+    unit: usize,
+    /// The top of an iteration: solutions and units in order, instead of going below
+    /// [`SPLIT`].
+    split: Option<Vec<Item>>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(
+        target: &'a dyn Target,
+        syllables: &'a [Syllable],
+        wanted: usize,
+        stop: &'a AtomicBool,
+        enough: &'a std::sync::atomic::AtomicUsize,
+        unit: usize,
+    ) -> Search<'a> {
+        Search {
+            target,
+            syllables,
+            path: Vec::new(),
+            found: Vec::new(),
+            wanted,
+            nodes: 0,
+            next_check: 0,
+            min_exceeded: u8::MAX,
+            stop,
+            enough,
+            unit,
+            split: None,
+        }
+    }
+
     /// Searches below the node `p` (inverse `q`) reached at cost `g` after a syllable on
     /// `last_axis` (3: none), recording the solutions of cost `bound` in `found`; true once it
     /// holds as many as wanted, or once the search is stopped: either way every caller up to
@@ -373,7 +525,7 @@ impl Search<'_> {
         if self.nodes >= self.next_check {
             // About every 65,536 nodes (a node count passes multiples without landing on one).
             self.next_check = self.nodes + 0x1_0000;
-            if self.stop.load(Relaxed) {
+            if self.stop.load(Relaxed) || self.enough.load(Relaxed) < self.unit {
                 return true;
             }
         }
@@ -389,24 +541,36 @@ impl Search<'_> {
             }
             let (p2, q2) = (p.compose(&s.cube), s.inverse.compose(q));
             self.nodes += 1;
-            if p2.is_solved() {
+            if self.target.reached(&p2) {
                 // The earlier iterations were complete, so g2 is this bound (module docs).
                 let mut path = self.path.clone();
                 path.push(k);
+                if let Some(items) = &mut self.split {
+                    items.push(Item::Solution(path));
+                    continue;
+                }
                 self.found.push(path);
                 if self.found.len() >= self.wanted {
                     return true;
                 }
                 continue;
             }
-            let f = g2 + (self.metric).raise(self.h.value(&p2, &q2, self.dual), &p2);
+            let f = g2 + self.target.bound(&p2, &q2);
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;
             }
             let axis = s.axis;
             self.path.push(k);
-            if self.dfs(&p2, &q2, g2, bound, axis) {
+            if let Some(items) = self.split.as_mut().filter(|_| self.path.len() == SPLIT) {
+                items.push(Item::Unit {
+                    path: self.path.clone(),
+                    p: p2,
+                    q: q2,
+                    g: g2,
+                    axis,
+                });
+            } else if self.dfs(&p2, &q2, g2, bound, axis) {
                 return true;
             }
             self.path.pop();
@@ -683,20 +847,16 @@ mod tests {
         let c = Cube::from_moves(&parse_moves("R U F D L B R2 U' F2 D' L B2 R' U2").unwrap());
         let q = c.inverse();
         let stop = AtomicBool::new(true);
-        let mut search = Search {
+        let solved = Solved {
             h,
             dual: false,
             metric: Metric::Htm,
-            syllables: set.syllables(Metric::Htm),
-            path: Vec::new(),
-            found: Vec::new(),
-            wanted: 1,
-            nodes: 0,
-            // The root does not look at the flag; the first node entered below it does.
-            next_check: 1,
-            min_exceeded: u8::MAX,
-            stop: &stop,
         };
+        let syllables = set.syllables(Metric::Htm);
+        let never = std::sync::atomic::AtomicUsize::new(usize::MAX);
+        let mut search = Search::new(&solved, &syllables, 1, &stop, &never, 0);
+        // The root does not look at the flag; the first node entered below it does.
+        search.next_check = 1;
         let bound = h.value(&c, &q, false) + 4;
         assert!(
             search.dfs(&c, &q, 0, bound, 3),

@@ -3,6 +3,7 @@
 
 use crate::cube::{Cube, Move};
 
+pub mod goal;
 pub mod moveset;
 pub mod optimal;
 pub mod outcome;

@@ -20,6 +20,8 @@ pub struct Outcome {
     /// for an optimal search asked for another.
     pub metric: Metric,
     pub detail: Detail,
+    /// The goal the solutions reach, when it is not the solved cube (`solve --goal`).
+    pub goal: Option<crate::coord::goal::GoalCheck>,
 }
 
 /// Several optimal solutions of one position.
@@ -97,6 +99,7 @@ impl Outcome {
         });
         Outcome {
             input: input.to_string(),
+            goal: None,
             solution: r.solution,
             nodes: r.nodes,
             seconds: r.seconds,
@@ -123,6 +126,7 @@ impl Outcome {
         let within_max_length = r.solution.as_ref().is_some_and(|s| s.len() <= max_length);
         Outcome {
             input: input.to_string(),
+            goal: None,
             solution: r.solution,
             nodes: r.nodes,
             seconds,
@@ -139,6 +143,7 @@ impl Outcome {
     ) -> Outcome {
         Outcome {
             input: input.to_string(),
+            goal: None,
             nodes: 0,
             seconds,
             metric: Metric::Htm,
@@ -241,17 +246,25 @@ impl Outcome {
         }
     }
 
-    /// Checks the solution on the position, and every collected one: the error names the
-    /// solver and the input.
+    /// Checks the solution on the position, and every collected one: each must solve it, or,
+    /// with a goal, reach the goal. The error names the solver and the input.
     pub fn check(&self, cube: &Cube) -> Result<(), String> {
         let collected = self.collected().map_or(&[][..], |c| &c.solutions[..]);
-        if (self.solution.iter().chain(collected)).all(|s| super::solves(cube, s)) {
+        let arrives = |s: &Vec<Move>| match &self.goal {
+            Some(g) => g.holds(&cube.apply_seq(s)),
+            None => super::solves(cube, s),
+        };
+        if (self.solution.iter().chain(collected)).all(arrives) {
             return Ok(());
         }
         Err(format!(
-            "internal error: {} solution for {} does not solve it",
+            "internal error: {} solution for {} does not {}",
             self.solver_title(),
-            self.input
+            self.input,
+            match &self.goal {
+                Some(g) => format!("reach the goal {}", g.goal.name()),
+                None => "solve it".into(),
+            }
         ))
     }
 
@@ -271,6 +284,11 @@ impl Outcome {
             "nodes": self.nodes,
             "seconds": self.seconds,
         });
+        if let Some(g) = &self.goal {
+            v["goal"] = serde_json::json!(g.goal.name());
+            v["goal_key"] = serde_json::json!(g.goal.key());
+            v["any_orientation"] = serde_json::json!(g.any_orientation);
+        }
         match &self.detail {
             Detail::Optimal {
                 lower_bound,
@@ -325,6 +343,7 @@ mod tests {
     fn twophase(solution: &str) -> Outcome {
         Outcome {
             input: "R U".into(),
+            goal: None,
             solution: Some(parse_moves(solution).unwrap()),
             nodes: 7,
             seconds: 0.5,

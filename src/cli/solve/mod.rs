@@ -2,6 +2,7 @@
 //! Lines out, with search figures and a batch summary. Each solver turns a position into an
 //! [`outcome::Outcome`]; one loop checks, records and prints them.
 
+mod goal;
 mod model;
 mod outcome;
 
@@ -121,6 +122,24 @@ pub struct SolveArgs {
     /// at --max-depth. Works with --all, --solutions and --count.
     #[arg(long, value_name = "TURNS", conflicts_with_all = ["unique", "predict"])]
     moveset: Option<String>,
+    /// Solve toward a named goal instead of solved (`optcube goals` lists them): cross,
+    /// 2x2x2, eo, dr, oll, ... Works with --all, --solutions, --count, --moveset, --metric,
+    /// --file and --json (which names the goal); searched on one thread with the goal's exact
+    /// tables, built on first use in the table directory.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["mask", "unique", "predict"])]
+    pub(super) goal: Option<String>,
+    /// Solve toward a facelet mask: 54 letters in the facelet order, x for a free sticker, a
+    /// face letter for a sticker that must show its solved colour (as --goal).
+    #[arg(long, value_name = "STR", conflicts_with_all = ["unique", "predict"])]
+    mask: Option<String>,
+    /// With --goal or --mask: accept the goal in any of the 24 whole-cube orientations
+    /// (colour neutrality: the cross on any face).
+    #[arg(long)]
+    any_orientation: bool,
+    /// Solve toward this position (a scramble or facelets) instead of solved: the shortest
+    /// sequences that take each input to it.
+    #[arg(long, value_name = "POS", conflicts_with_all = ["goal", "mask"])]
+    pub(super) target: Option<String>,
     /// Per-iteration node counts.
     #[arg(short, long)]
     verbose: bool,
@@ -241,6 +260,9 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
             (args.count, "--count"),
             (args.moveset.is_some(), "--moveset"),
             (args.unique.is_some(), "--unique"),
+            (args.goal.is_some(), "--goal"),
+            (args.mask.is_some(), "--mask"),
+            (args.target.is_some(), "--target"),
         ];
         if let Some((_, flag)) = optimal_only.iter().find(|(given, _)| *given) {
             return Err(Failure(format!(
@@ -269,7 +291,15 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
     if args.unique.is_some() && !(args.all || args.count) {
         return Err(Failure("--unique needs --all or --count".into()));
     }
-    let inputs = positions(&args)?;
+    let goal = goal::asked(&args)?;
+    let mut inputs = positions(&args)?;
+    goal::retarget(&args, &mut inputs)?;
+    if let Some((check, origin)) = goal {
+        return args
+            .tables
+            .place
+            .pooled(|| goal::run(&args, &inputs, check, &origin));
+    }
     match args.solver {
         SolverKind::Optimal => args.tables.place.pooled(|| run_optimal(&args, &inputs)),
         SolverKind::Thistlethwaite => run_thistlethwaite(&args, &inputs),

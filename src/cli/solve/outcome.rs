@@ -34,6 +34,13 @@ pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&
             // Only their number was asked for.
             v.as_object_mut().map(|m| m.remove("solutions"));
         }
+        if let Some(t) = &args.target {
+            v["target"] = serde_json::json!(t.trim());
+        }
+        if let (None, Some(name)) = (&o.goal, &args.goal) {
+            // A goal solved as the solved cube (`ll`, `pll`).
+            v["goal"] = serde_json::json!(name.trim());
+        }
         if let Some(s) = set {
             v["set"] = serde_json::json!(s.name);
             if let Some(r) = &s.reason {
@@ -66,6 +73,20 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
     );
     if !upper_printed {
         println!("position: {}", o.input);
+    }
+    if let Some(t) = &args.target {
+        println!("target: {}", t.trim());
+    }
+    if let Some(g) = &o.goal {
+        println!(
+            "goal: {}{}",
+            g.goal.name(),
+            if g.any_orientation {
+                " (any orientation)"
+            } else {
+                ""
+            }
+        );
     }
     match (&o.solution, &o.detail) {
         (Some(s), _) => println!(

@@ -47,8 +47,13 @@ impl Reduce {
 #[derive(clap::Args)]
 pub struct DistancesArgs {
     /// Largest distance to count (in HTM 9 needs about 8 GB and some minutes on 2 cores).
-    #[arg(long, value_name = "D")]
-    max_depth: u8,
+    #[arg(long, value_name = "D", required_unless_present = "goal")]
+    max_depth: Option<u8>,
+    /// Count the states of a goal (`optcube goals` lists them: cross, eo, 2x2x2, ...) by their
+    /// distance to it, exactly and to the last one: the goal's own God's number. For goals
+    /// whose states fit one table (at most 100,000,000).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["spill", "reduce"])]
+    pub goal: Option<String>,
     /// The metric distances are counted in: htm (face turns) or qtm (quarter turns).
     #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
     metric: optcube::cube::Metric,
@@ -90,10 +95,16 @@ fn deepest_in(csv: &std::path::Path) -> Option<u8> {
 }
 
 pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
+    if let Some(name) = &args.goal {
+        return super::goal::distances(name, args.metric, &args.out, args.threads);
+    }
+    let max_depth = args
+        .max_depth
+        .expect("clap requires --max-depth without --goal");
     let reduction = args.reduce.reduction();
     let job = DistanceJob {
         metric: args.metric,
-        max_depth: args.max_depth,
+        max_depth,
         reduction,
         spill: args.spill.then(|| Spill {
             dir: args
@@ -106,12 +117,12 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     };
     job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
     // Never replace a deeper count (such as the committed results/distances.csv) by accident.
-    if let Some(d) = deepest_in(&args.out).filter(|&d| d > args.max_depth && !args.force) {
+    if let Some(d) = deepest_in(&args.out).filter(|&d| d > max_depth && !args.force) {
         return Err(Failure(format!(
             "{} holds counts to depth {d}; this run counts to depth {} and would replace them: \
              give another --out FILE, or --force to replace it",
             args.out.display(),
-            args.max_depth
+            max_depth
         )));
     }
     let available = available_memory();
@@ -134,7 +145,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     let threads = with_threads(args.threads, || Ok(rayon::current_num_threads()))?;
     eprintln!(
         "distances to depth {} over {}: estimated peak memory {} MB, {threads} threads",
-        args.max_depth,
+        max_depth,
         args.reduce.describe(),
         mb(need)
     );
@@ -143,7 +154,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         let progress = Progress::new(
             ProgressMode::auto(),
             "distances",
-            args.max_depth as u64,
+            max_depth as u64,
             "layers",
         );
         let mut times = Vec::new();
@@ -158,7 +169,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             ));
             progress.update(d as u64, &format!("depth {d}"));
         };
-        let d = args.max_depth;
+        let d = max_depth;
         let on_event =
             |e: Event| match e {
                 Event::Chunk {
@@ -278,7 +289,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
 
 /// A refusal in the command line's terms: the flags that would help.
 fn explain(e: &JobError, args: &DistancesArgs) -> String {
-    let d = args.max_depth;
+    let d = args.max_depth.unwrap_or(0);
     match e {
         JobError::TooDeep { .. } => format!(
             "--max-depth {d}: no position is more than {} {} from solved",

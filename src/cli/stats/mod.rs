@@ -4,6 +4,7 @@
 use super::Failure;
 
 mod distances;
+mod goal;
 mod heuristic;
 mod lengths;
 mod output;

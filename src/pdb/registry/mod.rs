@@ -4,6 +4,7 @@
 //! `solve`, `pdb build` and the chooser read.
 
 pub mod family;
+pub mod goal;
 pub mod pattern;
 pub mod phase1;
 pub mod ru;

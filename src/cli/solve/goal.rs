@@ -1,0 +1,108 @@
+//! `solve --goal NAME | --mask STR [--any-orientation]` and `solve --target POS`: the front end
+//! of `solvers::goal`. Goals are read and refused (exit 2) before any table is opened; a goal
+//! that needs every piece home (`ll`, `pll`) is the solved cube, solved with the optimal
+//! solver's tables once its precondition holds.
+
+use super::{Failure, INTERRUPTED, SetLabel, SolveArgs, solve_each};
+use optcube::coord::goal::GoalCheck;
+use optcube::cube::{Cube, Goal, parse_position};
+use optcube::progress::ProgressMode;
+use optcube::search::SearchOptions;
+use optcube::search::subset::MoveSet;
+use optcube::solvers::goal::GoalSolver;
+
+/// The goal asked for, with the flag text that named it (for advice), if any.
+pub fn asked(args: &SolveArgs) -> Result<Option<(GoalCheck, String)>, Failure> {
+    let (goal, origin) = match (&args.goal, &args.mask) {
+        (Some(name), None) => (
+            Goal::named(name.trim()).map_err(|e| Failure(e.to_string()))?,
+            format!("--goal {}", name.trim()),
+        ),
+        (None, Some(mask)) => (
+            Goal::from_mask(mask).map_err(|e| Failure(format!("bad --mask: {e}")))?,
+            format!("--mask {}", mask.trim()),
+        ),
+        (None, None) if args.any_orientation => {
+            return Err(Failure(
+                "--any-orientation needs a goal: --goal NAME or --mask STR".into(),
+            ));
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some((
+        GoalCheck {
+            goal,
+            any_orientation: args.any_orientation,
+        },
+        origin,
+    )))
+}
+
+/// The position `--target` names: each input is solved as `T⁻¹ P`, whose solutions are
+/// exactly the sequences that take `P` to `T` (moves act on the right, the target's inverse
+/// on the left).
+pub fn retarget(args: &SolveArgs, inputs: &mut [(String, Cube)]) -> Result<(), Failure> {
+    if let Some(t) = &args.target {
+        let target =
+            parse_position(t).map_err(|e| Failure(format!("bad --target position: {e}")))?;
+        let inv = target.inverse();
+        for (_, cube) in inputs.iter_mut() {
+            *cube = inv.compose(cube);
+        }
+    }
+    Ok(())
+}
+
+/// Solves every input toward the goal.
+pub fn run(
+    args: &SolveArgs,
+    inputs: &[(String, Cube)],
+    check: GoalCheck,
+    origin: &str,
+) -> Result<i32, Failure> {
+    for (input, cube) in inputs {
+        check
+            .precondition(cube)
+            .map_err(|e| Failure(format!("{input}: {e}")))?;
+    }
+    let set = match &args.moveset {
+        Some(text) => MoveSet::parse(text).map_err(Failure)?,
+        None => MoveSet::ALL,
+    };
+    if check.goal.is_solved_goal() {
+        // Every piece home: the solved cube, with the optimal solver's tables.
+        return match args.moveset {
+            Some(_) => super::run_moveset(args, inputs, &set),
+            None => super::run_optimal(args, inputs),
+        };
+    }
+    let dir = args.tables.place.dir();
+    let solver = GoalSolver::open(check, args.metric, origin, &dir, ProgressMode::auto())?;
+    eprintln!(
+        "goal {}: tables {}, {} bytes in memory",
+        solver.check().goal.name(),
+        (solver.tables().iter())
+            .map(|t| format!("goal-{}", t.goal().key()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        solver.table_bytes()
+    );
+    let opts = SearchOptions {
+        metric: args.metric,
+        max_depth: args.max_depth(),
+        solutions: args.solutions_asked(),
+        ..SearchOptions::default()
+    };
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let label = SetLabel {
+        name: "goal".into(),
+        reason: None,
+    };
+    solve_each(args, inputs, None, Some(&label), |input, cube| {
+        solver
+            .solve(input, cube, &set, &opts, &INTERRUPTED)
+            .map_err(|e| Failure(format!("{input}: {e}")))
+    })
+}

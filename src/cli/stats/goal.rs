@@ -1,0 +1,78 @@
+//! `optcube stats distances --goal NAME`: a goal's states counted by their exact distance to
+//! it, from the goal's table ([`optcube::pdb::goal::GoalTable`], the one breadth-first
+//! search); CSV `depth,count` and a Markdown note with the command, time and memory.
+
+use super::output::{command_line, peak_memory_bytes, write_outputs};
+use crate::cli::{Failure, with_threads};
+use optcube::cube::{Goal, Metric};
+use optcube::pdb::goal::{GoalSpace, GoalTable, LIMIT};
+use optcube::progress::{Progress, ProgressMode};
+use std::path::Path;
+use std::time::Instant;
+
+pub fn distances(
+    name: &str,
+    metric: Metric,
+    out: &Path,
+    threads: Option<usize>,
+) -> Result<i32, Failure> {
+    let goal = Goal::named(name.trim()).map_err(|e| Failure(e.to_string()))?;
+    let dr = goal.key() == Goal::named("dr").expect("a named goal").key();
+    let entries = if dr {
+        2_217_093_120
+    } else {
+        GoalSpace::new(&goal).entries()
+    };
+    if entries > LIMIT && !dr {
+        return Err(Failure(format!(
+            "goal {}: its index has {entries} entries, more than one table holds ({LIMIT}): \
+             its exact distribution is not counted here",
+            goal.name()
+        )));
+    }
+    let start = Instant::now();
+    let h = with_threads(threads, || {
+        let p = Progress::new(ProgressMode::auto(), goal.name(), entries, "states");
+        // Domino reduction by its dense phase-1 index; any other goal by its own table.
+        let h = if dr {
+            optcube::pdb::goal::dr_histogram(metric, Some(&p))
+        } else {
+            GoalTable::build(&goal, metric, Some(&p))
+                .histogram()
+                .to_vec()
+        };
+        let secs = p.elapsed();
+        p.finish(&format!("counted in {secs:.1} s"));
+        Ok(h)
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    let total: u64 = h.iter().sum();
+    let mut csv = String::from("depth,count\n");
+    for (d, n) in h.iter().enumerate() {
+        csv.push_str(&format!("{d},{n}\n"));
+        println!("{d:2} {n:>12}");
+    }
+    println!(
+        "goal {}: {total} states, the farthest {} {} away",
+        goal.name(),
+        h.len() - 1,
+        metric.unit()
+    );
+    let md = format!(
+        "# Distances to the goal `{}` ({metric})\n\n{}\n\n```sh\n{}\n```\n\n{total} states \
+         (the goal's pieces: `{}`), at most {} {} from the goal; counted in {secs:.1} s, peak \
+         memory {} MB.\n",
+        goal.name(),
+        optcube::cube::NAMED_GOALS
+            .iter()
+            .find(|n| n.name == goal.name())
+            .map_or("", |n| n.about),
+        command_line(),
+        goal.key(),
+        h.len() - 1,
+        metric.unit(),
+        peak_memory_bytes().map_or("?".into(), |b| (b >> 20).to_string())
+    );
+    write_outputs(out, &csv, &md)?;
+    Ok(0)
+}

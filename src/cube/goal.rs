@@ -1,0 +1,642 @@
+//! Goals other than solved: what a position must look like at the end of a search.
+//!
+//! A [`Goal`] says, for each of the 20 pieces, one of:
+//! - **home**: in its own slot, oriented (a class of its own);
+//! - **in a class**: pieces of one class are interchangeable; together they fill their own
+//!   home slots, in any order, and, when the class is *oriented*, each with orientation 0 in
+//!   Kociemba's sense (a corner's U/D sticker on the U or D face; an edge oriented as F and B
+//!   quarter turns flip it). The E-slice edges anywhere in the E slice are such a class;
+//!   every edge oriented (`eo`) is one class of all twelve;
+//! - **free**: anywhere, any orientation (class 0).
+//!
+//! Invariant: a class's slots are exactly its members' home slots, so the goal is one state
+//! of the pieces' *labels* ([`Goal::holds`] compares the class of each slot's piece with the
+//! class of the slot's home piece). Every goal the crate names, and every facelet mask it
+//! accepts, is of this form; a mask that is not (a sticker that could belong to several
+//! pieces whose homes the mask leaves free) is refused by [`Goal::from_mask`] with the facelet
+//! that makes it ambiguous.
+//!
+//! The named goals ([`NAMED`]) are data, one line each, and documented in `docs/goals.md`.
+
+use super::Cube;
+use super::facelets::{CORNER_FACELETS, EDGE_FACELETS, SOLVED_FACELETS, facelet_name};
+
+/// A goal: classes of pieces (module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Goal {
+    name: String,
+    /// Class of each corner piece, by piece (0: free).
+    corner_class: [u8; 8],
+    /// Class of each edge piece, by piece (0: free; edge classes are numbered apart from the
+    /// corner classes).
+    edge_class: [u8; 12],
+    /// Whether each corner's orientation counts (the same for all members of a class).
+    corner_oriented: [bool; 8],
+    edge_oriented: [bool; 12],
+    /// A goal the position must meet before it is asked for this one (`ll` needs `f2l`).
+    requires: Option<&'static str>,
+}
+
+/// One named goal, declared as data: the pieces that must be home, the oriented classes, and
+/// the goal the input must already meet.
+pub struct NamedGoal {
+    pub name: &'static str,
+    pub about: &'static str,
+    home_corners: &'static [u8],
+    home_edges: &'static [u8],
+    /// Oriented classes of corners, then of edges (piece indices).
+    corner_classes: &'static [&'static [u8]],
+    edge_classes: &'static [&'static [u8]],
+    requires: Option<&'static str>,
+}
+
+const ALL_CORNERS: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7];
+const ALL_EDGES: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const D_CORNERS: &[u8] = &[4, 5, 6, 7];
+const F2L_EDGES: &[u8] = &[4, 5, 6, 7, 8, 9, 10, 11];
+
+const fn named(
+    name: &'static str,
+    about: &'static str,
+    home_corners: &'static [u8],
+    home_edges: &'static [u8],
+) -> NamedGoal {
+    NamedGoal {
+        name,
+        about,
+        home_corners,
+        home_edges,
+        corner_classes: &[],
+        edge_classes: &[],
+        requires: None,
+    }
+}
+
+/// Every named goal. Pieces by index: corners URF UFL ULB UBR DFR DLF DBL DRB (0–7), edges UR
+/// UF UL UB DR DF DL DB FR FL BL BR (0–11).
+pub const NAMED: &[NamedGoal] = &[
+    named("cross", "the four D edges home", &[], &[4, 5, 6, 7]),
+    named(
+        "xcross",
+        "the cross and the front-right pair (corner DFR, edge FR) home",
+        &[4],
+        &[4, 5, 6, 7, 8],
+    ),
+    named(
+        "2x2x2",
+        "the block at DLB home: corner DBL, edges DL, DB, BL",
+        &[6],
+        &[6, 7, 10],
+    ),
+    named(
+        "2x2x3",
+        "the 2x2x2 block extended to the front: corners DBL, DLF; edges DL, DB, BL, DF, FL",
+        &[5, 6],
+        &[5, 6, 7, 9, 10],
+    ),
+    named(
+        "f2l-1",
+        "the first two layers but the front-right pair: the cross and the pairs at DLF/FL, DBL/BL, DRB/BR",
+        &[5, 6, 7],
+        &[4, 5, 6, 7, 9, 10, 11],
+    ),
+    named(
+        "f2l",
+        "the first two layers: D corners and edges, E-slice edges home",
+        D_CORNERS,
+        F2L_EDGES,
+    ),
+    named("corners", "every corner home, edges free", ALL_CORNERS, &[]),
+    named("edges", "every edge home, corners free", &[], ALL_EDGES),
+    NamedGoal {
+        corner_classes: &[],
+        edge_classes: &[ALL_EDGES],
+        ..named(
+            "eo",
+            "every edge oriented in Kociemba's sense (F and B quarter turns flip), anywhere",
+            &[],
+            &[],
+        )
+    },
+    NamedGoal {
+        corner_classes: &[ALL_CORNERS],
+        edge_classes: &[&[8, 9, 10, 11], &[0, 1, 2, 3, 4, 5, 6, 7]],
+        ..named(
+            "dr",
+            "domino reduction, Kociemba's phase-1 goal: corners and edges oriented, the E-slice edges in the E slice",
+            &[],
+            &[],
+        )
+    },
+    NamedGoal {
+        corner_classes: &[&[0, 1, 2, 3]],
+        edge_classes: &[&[0, 1, 2, 3]],
+        requires: Some("f2l"),
+        ..named(
+            "oll",
+            "the first two layers kept, the last layer oriented (U stickers up)",
+            D_CORNERS,
+            F2L_EDGES,
+        )
+    },
+    NamedGoal {
+        requires: Some("f2l"),
+        ..named(
+            "ll",
+            "from a position with the first two layers solved: the whole cube solved",
+            ALL_CORNERS,
+            ALL_EDGES,
+        )
+    },
+    NamedGoal {
+        requires: Some("oll"),
+        ..named(
+            "pll",
+            "from a position with the first two layers solved and the last oriented: solved",
+            ALL_CORNERS,
+            ALL_EDGES,
+        )
+    },
+];
+
+/// Why a goal could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoalError {
+    #[error("unknown goal {0:?}; the goals are: {names}", names = Goal::names().join(", "))]
+    Unknown(String),
+    #[error(
+        "the mask has {0} characters; it needs exactly 54 (a facelet string with x for a free sticker)"
+    )]
+    MaskLength(usize),
+    #[error(
+        "mask facelet {name} (character {pos}) is {ch:?}; write a face letter U R F D L B, or x for a free sticker"
+    )]
+    MaskLetter { pos: usize, name: String, ch: char },
+    #[error(
+        "mask facelet {name} (character {pos}) is {ch}, but the solved cube shows {want} there: a mask marks the stickers that must show their solved colour, x the free ones"
+    )]
+    MaskColour {
+        pos: usize,
+        name: String,
+        ch: char,
+        want: char,
+    },
+    #[error(
+        "mask facelet {name} (character {pos}) marks one sticker of the {kind} at {slot} that is not its U/D (or, in the E slice, F/B) sticker: any of several pieces could show it there; mark the whole piece, or only its reference sticker"
+    )]
+    MaskPartial {
+        pos: usize,
+        name: String,
+        kind: &'static str,
+        slot: &'static str,
+    },
+    #[error(
+        "mask facelet {name} (character {pos}) asks for any {colour}-coloured {kind} oriented at {slot}, but the mask leaves {other}'s home free, so which pieces go where is ambiguous: mark the {colour} sticker of every {kind} of that colour, or whole pieces"
+    )]
+    MaskAmbiguous {
+        pos: usize,
+        name: String,
+        colour: char,
+        kind: &'static str,
+        slot: &'static str,
+        other: &'static str,
+    },
+    #[error("the mask leaves every sticker free: every position meets it")]
+    MaskEmpty,
+}
+
+impl Goal {
+    /// The solved cube: every piece home.
+    pub fn solved() -> Goal {
+        Goal::from_named(&named("solved", "", ALL_CORNERS, ALL_EDGES))
+    }
+
+    fn from_named(n: &NamedGoal) -> Goal {
+        let mut g = Goal {
+            name: n.name.to_string(),
+            corner_class: [0; 8],
+            edge_class: [0; 12],
+            corner_oriented: [false; 8],
+            edge_oriented: [false; 12],
+            requires: n.requires,
+        };
+        let mut next = 1;
+        for &c in n.home_corners {
+            g.corner_class[c as usize] = next;
+            g.corner_oriented[c as usize] = true;
+            next += 1;
+        }
+        for class in n.corner_classes {
+            for &c in *class {
+                g.corner_class[c as usize] = next;
+                g.corner_oriented[c as usize] = true;
+            }
+            next += 1;
+        }
+        let mut next = 1;
+        for &e in n.home_edges {
+            g.edge_class[e as usize] = next;
+            g.edge_oriented[e as usize] = true;
+            next += 1;
+        }
+        for class in n.edge_classes {
+            for &e in *class {
+                g.edge_class[e as usize] = next;
+                g.edge_oriented[e as usize] = true;
+            }
+            next += 1;
+        }
+        g
+    }
+
+    /// The goal of that name ([`NAMED`]).
+    pub fn named(name: &str) -> Result<Goal, GoalError> {
+        NAMED
+            .iter()
+            .find(|n| n.name == name)
+            .map(Goal::from_named)
+            .ok_or_else(|| GoalError::Unknown(name.to_string()))
+    }
+
+    /// The names of [`NAMED`], in order.
+    pub fn names() -> Vec<&'static str> {
+        NAMED.iter().map(|n| n.name).collect()
+    }
+
+    /// The goal a facelet mask describes: 54 characters in the facelet order, `x` (or `X`, `.`,
+    /// `-`) for a free sticker, a face letter for a sticker that must show its solved colour
+    /// (the solved cube's letter there; a centre may be either). A piece with every sticker
+    /// marked must be home (so must a corner with two marked); a piece with none is free; a
+    /// piece with only its reference sticker marked (a corner's U/D sticker; an edge's U/D
+    /// sticker, or F/B in the E slice) is one of the pieces of that colour, oriented, and then
+    /// every other piece of that colour must be marked too, so the class fills its own slots.
+    pub fn from_mask(mask: &str) -> Result<Goal, GoalError> {
+        let chars: Vec<char> = mask.trim().chars().collect();
+        if chars.len() != 54 {
+            return Err(GoalError::MaskLength(chars.len()));
+        }
+        let solved = SOLVED_FACELETS.as_bytes();
+        let mut marked = [false; 54];
+        for (i, &ch) in chars.iter().enumerate() {
+            if matches!(ch, 'x' | 'X' | '.' | '-') {
+                continue;
+            }
+            if !"URFDLB".contains(ch) {
+                return Err(GoalError::MaskLetter {
+                    pos: i + 1,
+                    name: facelet_name(i),
+                    ch,
+                });
+            }
+            if ch != solved[i] as char {
+                return Err(GoalError::MaskColour {
+                    pos: i + 1,
+                    name: facelet_name(i),
+                    ch,
+                    want: solved[i] as char,
+                });
+            }
+            marked[i] = i % 9 != 4;
+        }
+        if !marked.iter().any(|&m| m) {
+            return Err(GoalError::MaskEmpty);
+        }
+        let mut g = Goal {
+            name: "mask".into(),
+            corner_class: [0; 8],
+            edge_class: [0; 12],
+            corner_oriented: [false; 8],
+            edge_oriented: [false; 12],
+            requires: None,
+        };
+        let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
+        let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
+        read_kind(
+            &marked,
+            &corners,
+            "corner",
+            &super::CORNER_NAMES,
+            &mut g.corner_class,
+            &mut g.corner_oriented,
+        )?;
+        read_kind(
+            &marked,
+            &edges,
+            "edge",
+            &super::EDGE_NAMES,
+            &mut g.edge_class,
+            &mut g.edge_oriented,
+        )?;
+        Ok(g)
+    }
+
+    /// Its name (`mask` for a mask).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The goal the input must already meet, if any (`ll` and `oll`: `f2l`; `pll`: `oll`).
+    pub fn requires(&self) -> Option<Goal> {
+        self.requires
+            .map(|n| Goal::named(n).expect("a named goal requires a named goal"))
+    }
+
+    /// Does `cube` meet the goal?
+    #[inline]
+    pub fn holds(&self, cube: &Cube) -> bool {
+        (0..8).all(|i| {
+            let p = cube.corner_perm(i) as usize;
+            self.corner_class[p] == self.corner_class[i]
+                && !(self.corner_oriented[p] && cube.corner_ori(i) != 0)
+        }) && (0..12).all(|i| {
+            let p = cube.edge_perm(i) as usize;
+            self.edge_class[p] == self.edge_class[i]
+                && !(self.edge_oriented[p] && cube.edge_ori(i) != 0)
+        })
+    }
+
+    /// Is every piece home (the goal is the solved cube)?
+    pub fn is_solved_goal(&self) -> bool {
+        *self
+            == Goal {
+                name: self.name.clone(),
+                requires: self.requires,
+                ..Goal::solved()
+            }
+    }
+
+    /// Class of each corner piece (0 free), by piece.
+    pub fn corner_classes(&self) -> &[u8; 8] {
+        &self.corner_class
+    }
+
+    /// Class of each edge piece (0 free), by piece.
+    pub fn edge_classes(&self) -> &[u8; 12] {
+        &self.edge_class
+    }
+
+    /// Whether each corner's orientation counts, by piece.
+    pub fn corners_oriented(&self) -> &[bool; 8] {
+        &self.corner_oriented
+    }
+
+    /// Whether each edge's orientation counts, by piece.
+    pub fn edges_oriented(&self) -> &[bool; 12] {
+        &self.edge_oriented
+    }
+
+    /// The goal with only the classes `keep_corner(class)` / `keep_edge(class)` kept, the others
+    /// freed: a relaxation (every position meeting `self` meets it), named `name`.
+    pub fn relaxed(
+        &self,
+        name: String,
+        keep_corner: impl Fn(u8) -> bool,
+        keep_edge: impl Fn(u8) -> bool,
+    ) -> Goal {
+        let mut g = self.clone();
+        g.name = name;
+        for p in 0..8 {
+            if !keep_corner(g.corner_class[p]) {
+                g.corner_class[p] = 0;
+                g.corner_oriented[p] = false;
+            }
+        }
+        for p in 0..12 {
+            if !keep_edge(g.edge_class[p]) {
+                g.edge_class[p] = 0;
+                g.edge_oriented[p] = false;
+            }
+        }
+        g
+    }
+
+    /// A name for the goal's pieces, the same for equal goals whatever they are called: `c`
+    /// then a letter a corner, `e` then a letter an edge, `x` free, `h` home, else the class
+    /// (`a`, `b`, ... by first appearance; upper case when oriented). Table files of a goal
+    /// are named by it.
+    pub fn key(&self) -> String {
+        let mut out = String::from("c");
+        let letter = |classes: &[u8], oriented: &[bool], out: &mut String| {
+            let mut seen: Vec<u8> = Vec::new();
+            for (p, &c) in classes.iter().enumerate() {
+                let size = classes.iter().filter(|&&d| d == c).count();
+                let ch = if c == 0 {
+                    'x'
+                } else if size == 1 && oriented[p] {
+                    'h'
+                } else {
+                    let k = seen.iter().position(|&d| d == c).unwrap_or_else(|| {
+                        seen.push(c);
+                        seen.len() - 1
+                    });
+                    let l = (b'a' + k as u8) as char;
+                    if oriented[p] {
+                        l.to_ascii_uppercase()
+                    } else {
+                        l
+                    }
+                };
+                out.push(ch);
+            }
+        };
+        letter(&self.corner_class, &self.corner_oriented, &mut out);
+        out.push('e');
+        letter(&self.edge_class, &self.edge_oriented, &mut out);
+        out
+    }
+
+    /// The mask a person can check by eye: the stickers of home pieces in their colours, the
+    /// reference sticker of an oriented class's slots in its solved colour, `x` elsewhere.
+    pub fn mask(&self) -> String {
+        let mut m = *b"xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
+        let solved = SOLVED_FACELETS.as_bytes();
+        let mut mark = |facelets: &[usize], class: u8, oriented: bool, size: usize| {
+            if class == 0 {
+                return;
+            }
+            let all = size == 1 && oriented;
+            for (k, &f) in facelets.iter().enumerate() {
+                if all || (oriented && k == 0) {
+                    m[f] = solved[f];
+                }
+            }
+        };
+        for p in 0..8 {
+            let size = (self.corner_class.iter()).filter(|&&c| c == self.corner_class[p]);
+            mark(
+                &CORNER_FACELETS[p],
+                self.corner_class[p],
+                self.corner_oriented[p],
+                size.count(),
+            );
+        }
+        for p in 0..12 {
+            let size = (self.edge_class.iter()).filter(|&&c| c == self.edge_class[p]);
+            mark(
+                &EDGE_FACELETS[p],
+                self.edge_class[p],
+                self.edge_oriented[p],
+                size.count(),
+            );
+        }
+        String::from_utf8(m.to_vec()).expect("ASCII")
+    }
+}
+
+/// Reads one kind's slots of a mask into classes (see [`Goal::from_mask`]).
+fn read_kind(
+    marked: &[bool; 54],
+    facelets: &[&[usize]],
+    kind: &'static str,
+    names: &[&'static str],
+    class: &mut [u8],
+    oriented: &mut [bool],
+) -> Result<(), GoalError> {
+    let solved = SOLVED_FACELETS.as_bytes();
+    let n = facelets.len();
+    let mut next = 1u8;
+    // Slots with only their reference sticker marked, by that sticker's colour.
+    let mut partial: Vec<(u8, usize)> = Vec::new();
+    for s in 0..n {
+        let f = facelets[s];
+        let count = f.iter().filter(|&&i| marked[i]).count();
+        if count == 0 {
+            continue;
+        }
+        // Two stickers of a corner name the piece and its twist: home, as three do.
+        if count == f.len() || (kind == "corner" && count == 2) {
+            class[s] = next;
+            oriented[s] = true;
+            next += 1;
+        } else if marked[f[0]] {
+            partial.push((solved[f[0]], s));
+        } else {
+            let i = *f.iter().find(|&&i| marked[i]).expect("one is marked");
+            return Err(GoalError::MaskPartial {
+                pos: i + 1,
+                name: facelet_name(i),
+                kind,
+                slot: names[s],
+            });
+        }
+    }
+    for colour in partial
+        .iter()
+        .map(|p| p.0)
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let slots: Vec<usize> = (partial.iter())
+            .filter(|p| p.0 == colour)
+            .map(|p| p.1)
+            .collect();
+        // Every piece whose reference sticker has this colour must be home or in the class.
+        let free = (0..n)
+            .find(|&p| solved[facelets[p][0]] == colour && class[p] == 0 && !slots.contains(&p));
+        if let Some(other) = free {
+            let i = facelets[slots[0]][0];
+            return Err(GoalError::MaskAmbiguous {
+                pos: i + 1,
+                name: facelet_name(i),
+                colour: colour as char,
+                kind,
+                slot: names[slots[0]],
+                other: names[other],
+            });
+        }
+        for &s in &slots {
+            class[s] = next;
+            oriented[s] = true;
+        }
+        next += 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::parse_moves;
+
+    fn after(s: &str) -> Cube {
+        Cube::from_moves(&parse_moves(s).unwrap())
+    }
+
+    #[test]
+    fn named_goals_hold_where_they_should() {
+        for n in NAMED {
+            let g = Goal::named(n.name).unwrap();
+            assert!(g.holds(&Cube::SOLVED), "{}", n.name);
+            assert!(!g.holds(&after("R U F' L2 D B")), "{}", n.name);
+        }
+        let cross = Goal::named("cross").unwrap();
+        assert!(cross.holds(&after("U R U' R'")));
+        assert!(!cross.holds(&after("F")));
+        let eo = Goal::named("eo").unwrap();
+        assert!(eo.holds(&after("R U L2 D' F2 B2 R'")));
+        assert!(!eo.holds(&after("F")));
+        let dr = Goal::named("dr").unwrap();
+        assert!(dr.holds(&after("U R2 D' L2 F2 B2")));
+        assert!(!dr.holds(&after("R")));
+        let oll = Goal::named("oll").unwrap();
+        // Sune orients the last layer's corners but for one... the T permutation keeps all
+        // oriented.
+        assert!(oll.holds(&after("R U R' U' R' F R2 U' R' U' R U R' F'")));
+        assert!(!oll.holds(&after("R U R' U R U2 R'")));
+    }
+
+    #[test]
+    fn keys_and_masks_name_the_pieces() {
+        assert_eq!(
+            Goal::named("cross").unwrap().key(),
+            "cxxxxxxxxexxxxhhhhxxxx"
+        );
+        assert_eq!(Goal::named("eo").unwrap().key(), "cxxxxxxxxeAAAAAAAAAAAA");
+        assert_eq!(Goal::named("oll").unwrap().key(), "cAAAAhhhheAAAAhhhhhhhh");
+        for n in NAMED.iter().filter(|n| !["eo", "dr"].contains(&n.name)) {
+            let g = Goal::named(n.name).unwrap();
+            let back = Goal::from_mask(&g.mask()).unwrap();
+            assert_eq!(back.key(), g.key(), "{}", n.name);
+        }
+        assert!(Goal::solved().is_solved_goal());
+        assert!(Goal::named("pll").unwrap().is_solved_goal());
+        assert!(!Goal::named("f2l").unwrap().is_solved_goal());
+    }
+
+    #[test]
+    fn bad_masks_name_their_facelet() {
+        let cross = Goal::named("cross").unwrap().mask();
+        assert_eq!(Goal::from_mask("xx").unwrap_err(), GoalError::MaskLength(2));
+        let mut m = cross.clone().into_bytes();
+        m[0] = b'Q';
+        assert!(matches!(
+            Goal::from_mask(std::str::from_utf8(&m).unwrap()),
+            Err(GoalError::MaskLetter { pos: 1, .. })
+        ));
+        m[0] = b'R';
+        assert!(matches!(
+            Goal::from_mask(std::str::from_utf8(&m).unwrap()),
+            Err(GoalError::MaskColour {
+                pos: 1,
+                want: 'U',
+                ..
+            })
+        ));
+        // One U corner's U sticker alone: which U corner is meant?
+        let mut m = *b"xxxxUxxxUxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
+        assert!(matches!(
+            Goal::from_mask(std::str::from_utf8(&m).unwrap()),
+            Err(GoalError::MaskAmbiguous { pos: 9, .. })
+        ));
+        // The F sticker of UF alone.
+        m[8] = b'x';
+        m[19] = b'F';
+        assert!(matches!(
+            Goal::from_mask(std::str::from_utf8(&m).unwrap()),
+            Err(GoalError::MaskPartial { pos: 20, .. })
+        ));
+        assert_eq!(
+            Goal::from_mask("xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx").unwrap_err(),
+            GoalError::MaskEmpty
+        );
+    }
+}

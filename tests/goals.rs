@@ -1,0 +1,244 @@
+//! Goals other than solved, end to end: `solve --goal/--mask/--target/--any-orientation` and
+//! `stats distances --goal`. Every distance is checked against something that shares no code
+//! with the goal tables: a brute-force enumeration of move sequences, or published counts.
+
+mod common;
+use common::*;
+use optcube::coord::goal::GoalCheck;
+use optcube::cube::{Cube, Goal, Metric, Move, format_moves, parse_moves};
+
+fn cube(s: &str) -> Cube {
+    Cube::from_moves(&parse_moves(s).unwrap())
+}
+
+/// Every canonical sequence (never a face twice in a row; opposite faces in one order) of
+/// exactly `len` moves after which `check` holds on `start`: by enumeration.
+fn brute_solutions(start: &Cube, check: &GoalCheck, len: usize, metric: Metric) -> Vec<String> {
+    fn walk(
+        c: &Cube,
+        left: i32,
+        last: Option<Move>,
+        path: &mut Vec<Move>,
+        check: &GoalCheck,
+        metric: Metric,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if left == 0 {
+            if check.holds(c) {
+                out.push(path.clone());
+            }
+            return;
+        }
+        for m in Move::all() {
+            let cost = metric.cost(m) as i32;
+            if cost > left || !optcube::cube::allowed_after(last, m) {
+                continue;
+            }
+            path.push(m);
+            walk(&c.apply(m), left - cost, Some(m), path, check, metric, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        start,
+        len as i32,
+        None,
+        &mut Vec::new(),
+        check,
+        metric,
+        &mut out,
+    );
+    // The solver's order: sorted by move index.
+    out.sort();
+    out.iter().map(|s| format_moves(s)).collect()
+}
+
+/// The least length at which `brute_solutions` finds any, and those solutions.
+fn brute_optimal(start: &Cube, check: &GoalCheck, metric: Metric) -> (usize, Vec<String>) {
+    for len in 0..=7 {
+        let s = brute_solutions(start, check, len, metric);
+        if !s.is_empty() {
+            return (len, s);
+        }
+    }
+    panic!("no solution within 7");
+}
+
+fn solve_goal(dir: &str, position: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["solve", position, "--json", "--pdb-dir", dir];
+    args.extend_from_slice(extra);
+    let (v, err) = optcube_json(&args);
+    assert!(v.is_object(), "{err}");
+    v
+}
+
+/// `--all` lists equal the enumeration of every sequence that reaches the goal at the
+/// least length, for several goals, both metrics and colour neutrality.
+#[test]
+fn all_optimal_goal_solutions_equal_brute_force() {
+    let dir = test_dir("goals-all");
+    let dir = dir.to_str().unwrap();
+    let cases = [
+        ("cross", "R U F D2 L B'", false, Metric::Htm),
+        ("cross", "R U F D2 L B' R2", true, Metric::Htm),
+        ("eo", "F R B' U L D'", false, Metric::Htm),
+        ("eo", "F R B' U", false, Metric::Qtm),
+        ("2x2x2", "R U F D2 L", false, Metric::Htm),
+        ("cross", "L F' D B", false, Metric::Qtm),
+    ];
+    for (name, scramble, any, metric) in cases {
+        let check = GoalCheck {
+            goal: Goal::named(name).unwrap(),
+            any_orientation: any,
+        };
+        let start = cube(scramble);
+        let (len, want) = brute_optimal(&start, &check, metric);
+        let mut extra = vec!["--goal", name, "--all", "--metric", metric.name()];
+        if any {
+            extra.push("--any-orientation");
+        }
+        let v = solve_goal(dir, scramble, &extra);
+        assert_eq!(v["length"], len, "{name} {scramble}");
+        assert_eq!(v["optimal"], true);
+        assert_eq!(v["goal"], name);
+        let got: Vec<String> = (v["solutions"].as_array().unwrap().iter())
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(got, want, "{name} {scramble} {metric}");
+    }
+}
+
+/// Larger goals (several tables, or one large one) give solutions that reach the goal, no
+/// longer than what any shorter goal they contain needs and no shorter than it.
+#[test]
+fn block_goals_reach_their_goal_and_are_ordered() {
+    let dir = test_dir("goals-blocks");
+    let dir = dir.to_str().unwrap();
+    let scramble = "R U F D2 L B' R2 U F' L2 D R B2";
+    let start = cube(scramble);
+    let mut last = 0;
+    for name in ["2x2x2", "xcross"] {
+        let v = solve_goal(dir, scramble, &["--goal", name]);
+        let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+        assert!(
+            Goal::named(name).unwrap().holds(&start.apply_seq(&sol)),
+            "{name}"
+        );
+        let len = v["length"].as_u64().unwrap();
+        assert!(len >= last, "{name}");
+        last = len;
+    }
+    // dr: two relaxations (corners with the slice, edges); a random position needs 7 to 12.
+    let v = solve_goal(dir, scramble, &["--goal", "dr", "--max-depth", "12"]);
+    let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+    assert!(Goal::named("dr").unwrap().holds(&start.apply_seq(&sol)));
+    assert_eq!(v["optimal"], true);
+}
+
+/// `--target`: the solution takes the position to the target; a target equal to the position
+/// needs nothing; the two-phase solver refuses it.
+#[test]
+fn target_positions() {
+    let dir = korf6_dir();
+    let (p, t) = ("R U F'", "R U F' D2 L");
+    let v = solve_goal(
+        dir,
+        p,
+        &["--target", t, "--set", "korf6", "--no-upper-bound"],
+    );
+    let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+    assert_eq!(cube(p).apply_seq(&sol), cube(t));
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["target"], t);
+    let v = solve_goal(
+        dir,
+        t,
+        &["--target", t, "--set", "korf6", "--no-upper-bound"],
+    );
+    assert_eq!(v["length"], 0);
+    let o = optcube(&["solve", p, "--target", t, "--solver", "twophase"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--target"), "{}", stderr(&o));
+}
+
+/// Each bad mask and goal is refused with exit 2 and a message naming what is wrong, before
+/// any table is touched.
+#[test]
+fn bad_goals_and_masks_are_refused() {
+    let cross = Goal::named("cross").unwrap().mask();
+    let with = |i: usize, c: u8| {
+        let mut m = cross.clone().into_bytes();
+        m[i] = c;
+        String::from_utf8(m).unwrap()
+    };
+    let ambiguous = "xxxxUxxxUxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx".to_string();
+    let partial = "xxxxUxxxxxxxxRxxxxxFxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx".to_string();
+    let empty = "xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx".to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--mask".into(), "UUU".into()], "3 characters"),
+        (vec!["--mask".into(), with(0, b'Q')], "U1"),
+        (vec!["--mask".into(), with(0, b'R')], "shows U there"),
+        (vec!["--mask".into(), with(4, b'R')], "U5"),
+        (vec!["--mask".into(), ambiguous], "ambiguous"),
+        (vec!["--mask".into(), partial], "F2"),
+        (vec!["--mask".into(), empty], "every sticker free"),
+        (vec!["--goal".into(), "crosss".into()], "unknown goal"),
+        (vec!["--any-orientation".into()], "needs a goal"),
+        (vec!["--goal".into(), "pll".into()], "meets oll"),
+        (
+            vec![
+                "--goal".into(),
+                "cross".into(),
+                "--mask".into(),
+                cross.clone(),
+            ],
+            "cannot be used",
+        ),
+    ];
+    let dir = test_dir("goals-bad");
+    for (args, want) in cases {
+        let mut all = vec!["solve", "R U", "--pdb-dir", dir.to_str().unwrap()];
+        all.extend(args.iter().map(String::as_str));
+        let o = optcube(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    assert!(
+        std::fs::read_dir(&dir).map_or(true, |d| d.count() == 0),
+        "nothing written"
+    );
+}
+
+/// `stats distances --goal`: the published cross and edge-orientation distributions, and a
+/// 2x2x2 distribution equal to a search over cubes (`pdb::goal`'s unit test) summed to the
+/// block's 253,440 states.
+#[test]
+fn goal_distances_match_published_counts() {
+    let dir = test_dir("goals-dist");
+    for (name, want) in [
+        (
+            "cross",
+            vec![1u64, 15, 158, 1394, 9809, 46381, 97254, 34966, 102],
+        ),
+        ("eo", vec![1, 2, 25, 202, 620, 900, 285, 13]),
+    ] {
+        let out = dir.join(format!("{name}.csv"));
+        let o = optcube(&[
+            "stats",
+            "distances",
+            "--goal",
+            name,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let csv = std::fs::read_to_string(&out).unwrap();
+        let got: Vec<u64> = (csv.lines().skip(1))
+            .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(got, want, "{name}");
+    }
+    let o = optcube(&["stats", "distances", "--goal", "f2l", "--out", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(2));
+}
