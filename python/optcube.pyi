@@ -16,7 +16,7 @@ __all__ = [
     "__version__",
     "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
     "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study", "distances",
-    "table_sets",
+    "table_sets", "goals", "solve_goal", "goal_distances",
 ]
 
 _Path = Union[str, PathLike]
@@ -225,3 +225,27 @@ def distances(
     """Positions at each exact distance from solved, as `optcube stats distances`: one dict a
     depth (depth, positions, classes, published, matches), in metric "htm" or "qtm".
     MemoryError before any work when the search does not fit."""
+
+def goals() -> List[Dict[str, Any]]:
+    """The named goals of solve_goal, one dict each (name, key, mask, about, requires), as
+    `optcube goals --json`."""
+
+def solve_goal(
+    position: str,
+    goal: Optional[str] = None,
+    mask: Optional[str] = None,
+    any_orientation: bool = False,
+    metric: str = "htm",
+    moveset: Optional[str] = None,
+    all: bool = False,
+    pdb_dir: Optional[_Path] = None,
+) -> Result:
+    """The fewest moves after which position meets a goal (goal="cross", or a facelet mask
+    with x for free stickers), as `optcube solve --goal/--mask`; any_orientation accepts it in
+    any of the 24 orientations; all=True lists every optimal solution. Tables are built in
+    pdb_dir on first use. ValueError for a bad goal or mask, and for ll/pll (the solved cube:
+    use Solver)."""
+
+def goal_distances(goal: str, metric: str = "htm") -> List[int]:
+    """A goal's states by their exact distance to it (counts at 0, 1, ...), as `optcube stats
+    distances --goal`."""

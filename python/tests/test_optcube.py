@@ -560,3 +560,21 @@ def test_table_sets_are_the_cli_list():
     listed = [(line.split(":")[0], line.split(":")[1].split()) for line in out.splitlines()]
     assert optcube.table_sets() == listed
     assert ("korf6", ["corners", "edges6a", "edges6b"]) in listed
+
+
+def test_goals_match_the_cli(tmp_path):
+    """Goals from Python equal the CLI's: the list, a solve with all its optimal solutions, and
+    the cross's published distribution."""
+    _, out, _ = cli("goals", "--json")
+    assert [json.loads(l)["name"] for l in out.splitlines()] == [g["name"] for g in optcube.goals()]
+    d = str(tmp_path)
+    r = optcube.solve_goal(SCRAMBLE, goal="cross", all=True, pdb_dir=d)
+    _, out, _ = cli("solve", SCRAMBLE, "--goal", "cross", "--all", "--json", "--pdb-dir", d)
+    v = json.loads(out)
+    assert r.length == v["length"] and r.optimal
+    assert r.solutions == v["solutions"]
+    assert optcube.goal_distances("cross") == [1, 15, 158, 1394, 9809, 46381, 97254, 34966, 102]
+    with pytest.raises(ValueError, match="ambiguous"):
+        optcube.solve_goal(SCRAMBLE, mask="xxxxUxxxUxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx")
+    with pytest.raises(ValueError, match="solved cube"):
+        optcube.solve_goal(SCRAMBLE, goal="pll")

@@ -1,0 +1,143 @@
+//! Goals other than solved from Python: `goals()`, `solve_goal(...)`, `goal_distances(...)`,
+//! the same as `optcube goals`, `optcube solve --goal/--mask` and `optcube stats distances
+//! --goal`.
+
+use super::{args, dir_or_default, position, table_error, to_python, value_error};
+use crate::outcome::PyOutcome;
+use optcube::coord::goal::GoalCheck;
+use optcube::cube::{Goal, Metric};
+use optcube::progress::ProgressMode;
+use optcube::search::SearchOptions;
+use optcube::search::subset::MoveSet;
+use optcube::solvers::goal::GoalSolver;
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, LazyLock, Mutex};
+
+type Key = (PathBuf, String, Metric, bool);
+/// Goal solvers opened so far, by table directory, goal, metric and orientation rule.
+static SOLVERS: LazyLock<Mutex<HashMap<Key, Arc<GoalSolver>>>> = LazyLock::new(Default::default);
+
+/// The named goals, one dict each: name, key, mask, about, requires (as `optcube goals --json`).
+#[pyfunction]
+pub fn goals<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    optcube::cube::NAMED_GOALS
+        .iter()
+        .map(|n| {
+            let g = Goal::named(n.name).expect("a named goal");
+            let v = serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(),
+                "about": n.about, "requires": g.requires().map(|r| r.name().to_string())});
+            to_python(py, &v)
+        })
+        .collect()
+}
+
+fn read_goal(goal: Option<&str>, mask: Option<&str>) -> PyResult<Goal> {
+    match (goal, mask) {
+        (Some(name), None) => Goal::named(name.trim()).map_err(value_error),
+        (None, Some(m)) => Goal::from_mask(m).map_err(|e| value_error(format!("bad mask: {e}"))),
+        _ => Err(value_error("give one of goal=NAME or mask=STR")),
+    }
+}
+
+/// The fewest moves after which `position` meets a goal (`goal="cross"`, or a facelet
+/// `mask` with x for free stickers), as `optcube solve --goal/--mask`: in `metric`, with the
+/// turns of `moveset` only if given, in any whole-cube orientation with `any_orientation`,
+/// every optimal solution with `all=True`. The goal's tables are built in `pdb_dir` on first
+/// use. Goals that need every piece home (ll, pll) are the solved cube: use `Solver`.
+#[pyfunction]
+#[pyo3(signature = (position, goal=None, mask=None, any_orientation=false, metric=Metric::Htm, moveset=None, all=false, pdb_dir=None))]
+#[pyo3(
+    text_signature = "(position, goal=None, mask=None, any_orientation=False, metric='htm', moveset=None, all=False, pdb_dir=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn solve_goal(
+    py: Python<'_>,
+    position: &str,
+    goal: Option<&str>,
+    mask: Option<&str>,
+    any_orientation: bool,
+    #[pyo3(from_py_with = args::metric)] metric: Metric,
+    moveset: Option<&str>,
+    all: bool,
+    pdb_dir: Option<PathBuf>,
+) -> PyResult<PyOutcome> {
+    let g = read_goal(goal, mask)?;
+    if g.is_solved_goal() {
+        return Err(value_error(format!(
+            "goal {} is the solved cube: solve it with Solver (solve_in for a move set)",
+            g.name()
+        )));
+    }
+    let cube = self::position(position)?;
+    let set = match moveset {
+        Some(m) => MoveSet::parse(m).map_err(value_error)?,
+        None => MoveSet::ALL,
+    };
+    let dir = dir_or_default(pdb_dir);
+    let key = (dir.clone(), g.key(), metric, any_orientation);
+    let cached = SOLVERS.lock().unwrap().get(&key).cloned();
+    let solver = match cached {
+        Some(s) => s,
+        None => {
+            let check = GoalCheck {
+                goal: g.clone(),
+                any_orientation,
+            };
+            let origin = match goal {
+                Some(n) => format!("--goal {n}"),
+                None => format!("--mask {}", mask.unwrap_or("").trim()),
+            };
+            let s = py
+                .detach(|| GoalSolver::open(check, metric, &origin, &dir, ProgressMode::auto()))
+                .map_err(table_error)?;
+            let s = Arc::new(s);
+            SOLVERS.lock().unwrap().insert(key, s.clone());
+            s
+        }
+    };
+    let opts = SearchOptions {
+        metric,
+        solutions: if all {
+            optcube::search::ALL_SOLUTIONS
+        } else {
+            1
+        },
+        ..SearchOptions::default()
+    };
+    let never = AtomicBool::new(false);
+    let outcome = py
+        .detach(|| solver.solve(position.trim(), &cube, &set, &opts, &never))
+        .map_err(value_error)?;
+    PyOutcome::checked(outcome, &cube)
+}
+
+/// A goal's states by their exact distance to it, as `optcube stats distances --goal`: the
+/// list of counts at distance 0, 1, ... (goals whose index fits one table, and dr).
+#[pyfunction]
+#[pyo3(signature = (goal, metric=Metric::Htm))]
+#[pyo3(text_signature = "(goal, metric='htm')")]
+pub fn goal_distances(
+    py: Python<'_>,
+    goal: &str,
+    #[pyo3(from_py_with = args::metric)] metric: Metric,
+) -> PyResult<Vec<u64>> {
+    let g = Goal::named(goal.trim()).map_err(value_error)?;
+    if g.key() == Goal::named("dr").expect("named").key() {
+        return Ok(py.detach(|| optcube::pdb::goal::dr_histogram(metric, None)));
+    }
+    let n = optcube::pdb::goal::GoalSpace::new(&g).entries();
+    if n > optcube::pdb::goal::LIMIT {
+        return Err(value_error(format!(
+            "goal {}: {n} entries, more than one table holds",
+            g.name()
+        )));
+    }
+    Ok(py.detach(|| {
+        optcube::pdb::goal::GoalTable::build(&g, metric, None)
+            .histogram()
+            .to_vec()
+    }))
+}
