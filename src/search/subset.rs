@@ -296,7 +296,27 @@ pub trait Target: Sync {
     /// A lower bound on the cost, in the search's metric, from `p` (whose inverse is `q`) to
     /// any position that has arrived.
     fn bound(&self, p: &Cube, q: &Cube) -> u8;
+    /// Does [`Target::bound`] read `q`? If not, the search does not keep inverses.
+    fn needs_inverse(&self) -> bool {
+        true
+    }
+    /// Starts loading what [`Target::bound`] of `p` will read, and returns what
+    /// [`Target::bound_prefetched`] needs instead of reading `p` again (by default nothing:
+    /// the search asks every child's loads first, then reads them, so the table reads of a
+    /// node's children overlap).
+    #[inline]
+    fn prefetch(&self, _p: &Cube) -> Token {
+        Token::default()
+    }
+    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started.
+    #[inline]
+    fn bound_prefetched(&self, p: &Cube, q: &Cube, _token: &Token) -> u8 {
+        self.bound(p, q)
+    }
 }
+
+/// What a target's prefetch hands to its bound: up to four table indices.
+pub type Token = [u64; 4];
 
 /// The solved cube, bounded by a table set (the dual lookup when asked for), raised to the
 /// metric's parity.
@@ -486,6 +506,8 @@ struct Search<'a> {
     /// Stop too once a unit before this one (index `unit`) has found `wanted` solutions.
     enough: &'a std::sync::atomic::AtomicUsize,
     unit: usize,
+    /// Whether the target reads inverses ([`Target::needs_inverse`]).
+    inverse: bool,
     /// The top of an iteration: solutions and units in order, instead of going below
     /// [`SPLIT`].
     split: Option<Vec<Item>>,
@@ -512,6 +534,7 @@ impl<'a> Search<'a> {
             stop,
             enough,
             unit,
+            inverse: target.needs_inverse(),
             split: None,
         }
     }
@@ -529,6 +552,11 @@ impl<'a> Search<'a> {
                 return true;
             }
         }
+        // First the children within the bound, each table load started; then each is read.
+        // At most 45 syllables (15 an axis), all at the root.
+        let mut children: [(u8, Cube, Cube, Token); 48] =
+            [(0, Cube::SOLVED, Cube::SOLVED, [0; 4]); 48];
+        let mut n = 0;
         for k in 0..self.syllables.len() {
             let s = &self.syllables[k];
             if s.axis == last_axis {
@@ -539,7 +567,19 @@ impl<'a> Search<'a> {
                 self.min_exceeded = self.min_exceeded.min(g2);
                 continue;
             }
-            let (p2, q2) = (p.compose(&s.cube), s.inverse.compose(q));
+            let p2 = p.compose(&s.cube);
+            let q2 = if self.inverse {
+                s.inverse.compose(q)
+            } else {
+                *q
+            };
+            children[n] = (k as u8, p2, q2, self.target.prefetch(&p2));
+            n += 1;
+        }
+        for &(k, p2, q2, token) in &children[..n] {
+            let k = k as usize;
+            let s = &self.syllables[k];
+            let g2 = g + s.cost;
             self.nodes += 1;
             if self.target.reached(&p2) {
                 // The earlier iterations were complete, so g2 is this bound (module docs).
@@ -555,7 +595,7 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            let f = g2 + self.target.bound(&p2, &q2);
+            let f = g2 + self.target.bound_prefetched(&p2, &q2, &token);
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;

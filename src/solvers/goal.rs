@@ -23,7 +23,7 @@ use crate::pdb::file::TableError;
 use crate::pdb::goal::{self, GoalTable};
 use crate::progress::ProgressMode;
 use crate::search::SearchOptions;
-use crate::search::subset::{self, MoveSet, Target};
+use crate::search::subset::{self, MoveSet, Target, Token};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -110,5 +110,33 @@ impl Target for GoalSolver {
             best = best.min(h);
         }
         best
+    }
+
+    fn needs_inverse(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn prefetch(&self, p: &Cube) -> Token {
+        let mut token = Token::default();
+        // One orientation and at most four tables: the indices are kept (else `bound` reads).
+        if self.frames.len() == 1 && self.tables.len() <= token.len() {
+            for (i, t) in self.tables.iter().enumerate() {
+                token[i] = t.prefetch(p);
+            }
+        }
+        token
+    }
+
+    #[inline]
+    fn bound_prefetched(&self, p: &Cube, q: &Cube, token: &Token) -> u8 {
+        if self.frames.len() == 1 && self.tables.len() <= token.len() {
+            (self.tables.iter().zip(token))
+                .map(|(t, &i)| t.at(i))
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.bound(p, q)
+        }
     }
 }

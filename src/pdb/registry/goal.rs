@@ -25,13 +25,13 @@ use crate::pdb::cells::ByteCells;
 use crate::pdb::file::{self, Packing, TableError, TableKind};
 use crate::pdb::layout::{InMetric, Layout};
 use crate::progress::{Progress, ProgressMode};
-use crate::rank::Multiset;
+use crate::rank::{Multiset, PartialPerm};
 use std::path::Path;
 
 /// Most entries (bytes) of one goal table: larger goals are covered by several relaxations.
 pub const LIMIT: u64 = 100_000_000;
 /// Version of the goal tables' index.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What a label's orientation does in the index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,6 +54,10 @@ struct KindView {
     label: [u8; 12],
     mode: [Mode; 16],
     arrangement: Multiset,
+    /// When every label but the free one is a single piece (goals of home pieces): the
+    /// arrangement ranked as the slots of labels `1..=k` in order, a partial permutation
+    /// (the same count, no divisions: the search's hot path).
+    unique: Option<PartialPerm>,
     /// `base ^ (number of digit pieces)`.
     digit_space: u64,
 }
@@ -92,11 +96,14 @@ impl KindView {
                 digits += 1;
             }
         }
+        let unique =
+            (counts[1..].iter().all(|&c| c == 1)).then(|| PartialPerm::new(n, counts.len() - 1));
         KindView {
             n,
             base,
             label,
             mode,
+            unique,
             arrangement: Multiset::new(&counts),
             digit_space: (base as u64).pow(digits),
         }
@@ -104,6 +111,15 @@ impl KindView {
 
     fn blocks(&self) -> u64 {
         self.arrangement.size() * self.digit_space
+    }
+
+    /// Labels other than the free one.
+    fn arrangement_labels(&self) -> usize {
+        self.label[..self.n]
+            .iter()
+            .map(|&l| l as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The block and inner bits of the slots' labels and orientations (`labels[s]`, `oris[s]`).
@@ -117,16 +133,35 @@ impl KindView {
                 Mode::Bit(b) => inner |= (oris[s] as u32) << b,
             }
         }
-        (
-            self.arrangement.rank(&labels[..self.n]) * self.digit_space + d,
-            inner,
-        )
+        let arrangement = match &self.unique {
+            Some(pp) => {
+                let mut pos = [0u8; 12];
+                for (s, &l) in labels[..self.n].iter().enumerate() {
+                    if l != 0 {
+                        pos[l as usize - 1] = s as u8;
+                    }
+                }
+                pp.rank(&pos)
+            }
+            None => self.arrangement.rank(&labels[..self.n]),
+        };
+        (arrangement * self.digit_space + d, inner)
     }
 
     /// The slots' labels and digit orientations of `block` (inner pieces read 0).
     fn decode(&self, block: u64, labels: &mut [u8], oris: &mut [u8]) {
         let (a, mut d) = (block / self.digit_space, block % self.digit_space);
-        self.arrangement.unrank(a, labels);
+        match &self.unique {
+            Some(pp) => {
+                let mut pos = [0u8; 12];
+                pp.unrank(a, &mut pos);
+                labels[..self.n].fill(0);
+                for (j, &s) in pos[..self.arrangement_labels()].iter().enumerate() {
+                    labels[s as usize] = j as u8 + 1;
+                }
+            }
+            None => self.arrangement.unrank(a, labels),
+        }
         for s in (0..self.n).rev() {
             oris[s] = 0;
             if self.mode[labels[s] as usize] == Mode::Digit {
@@ -365,6 +400,20 @@ impl GoalTable {
     #[inline]
     pub fn value(&self, cube: &Cube) -> u8 {
         self.dist[self.space.index(cube) as usize]
+    }
+
+    /// `cube`'s index, its entry's load started (read it with [`GoalTable::at`]).
+    #[inline]
+    pub fn prefetch(&self, cube: &Cube) -> u64 {
+        let i = self.space.index(cube);
+        crate::pdb::table::prefetch(self.dist.as_ptr().wrapping_add(i as usize));
+        i
+    }
+
+    /// The distance at index `i`.
+    #[inline]
+    pub fn at(&self, i: u64) -> u8 {
+        self.dist[i as usize]
     }
 
     /// The number of states at each distance (the goal's distribution).
