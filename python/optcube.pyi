@@ -138,7 +138,7 @@ class Solver:
         """Solve with the turns of moveset only ("R U", "U D R L F2 B2"), optimally among the
         sequences they make (as the CLI's solve --moveset). Two adjacent faces read the exact
         <R,U> table (built in pdb_dir on first use); other sets are searched with this
-        solver's tables on one thread. all=True collects every optimal solution. A position
+        solver's tables.  all=True collects every optimal solution. A position
         the set cannot reach raises ValueError. timeout (or cancel()) stops that search (it
         notices at the end of its current iteration); a lookup in the exact table is not
         stopped (it takes milliseconds)."""

@@ -163,7 +163,7 @@ impl Solver {
     /// Solves one position with the turns of `moveset` only ("R U", "U D R L F2 B2"),
     /// optimally among the sequences they make, as the CLI's `solve --moveset`: two adjacent
     /// faces read the exact <R,U> table (built in pdb_dir on first use, about 2 s), other sets
-    /// are searched with this solver's tables on one thread (`timeout` applies to that
+    /// are searched with this solver's tables (`timeout` applies to that
     /// search). `all=True` collects every optimal solution. A position the set cannot reach
     /// raises ValueError.
     #[pyo3(signature = (position, moveset, all=false, timeout=None))]

@@ -24,8 +24,12 @@
 //! be twisted. (For `<R,U>`: two corners and five edges stay put, and no edge flips.) Otherwise a
 //! position outside the subset's group is searched until `max_depth`, which the result says.
 //!
-//! The search runs on one thread, with [`crate::search::Heuristic::value`] for every node: it is
-//! plain rather than fast (the 18-move search's lanes, prefetches and work units are not used).
+//! Each iteration searches the tree to two syllables on the calling thread and the subtrees
+//! below as work units on the current rayon pool; the solutions kept are the first in
+//! depth-first order, so the result is the same on any number of threads ([`iteration`]). A
+//! node starts the table loads of all its children (its target's [`Target::prefetch`]) before
+//! it reads any. The target is what the search heads for ([`Target`]): the solved cube with
+//! a table set, or a goal (`solvers::goal`).
 //!
 //! Several solutions ([`SearchOptions::solutions`]): the last iteration goes on after its first
 //! solution until it has as many as asked (or all). The solutions are the canonical sequences:
@@ -300,10 +304,13 @@ pub trait Target: Sync {
     fn needs_inverse(&self) -> bool {
         true
     }
+    /// Does [`Target::prefetch`] do anything? (If not, the search reads each child at once.)
+    fn prefetches(&self) -> bool {
+        false
+    }
     /// Starts loading what [`Target::bound`] of `p` will read, and returns what
-    /// [`Target::bound_prefetched`] needs instead of reading `p` again (by default nothing:
-    /// the search asks every child's loads first, then reads them, so the table reads of a
-    /// node's children overlap).
+    /// [`Target::bound_prefetched`] needs instead of computing it again: the search asks
+    /// every child's loads first, then reads them, so a node's children's reads overlap.
     #[inline]
     fn prefetch(&self, _p: &Cube) -> Token {
         Token::default()
@@ -508,6 +515,10 @@ struct Search<'a> {
     unit: usize,
     /// Whether the target reads inverses ([`Target::needs_inverse`]).
     inverse: bool,
+    /// Whether the target prefetches ([`Target::prefetches`]), and its tokens by depth and
+    /// syllable.
+    prefetching: bool,
+    tokens: Vec<[Token; 48]>,
     /// The top of an iteration: solutions and units in order, instead of going below
     /// [`SPLIT`].
     split: Option<Vec<Item>>,
@@ -535,6 +546,8 @@ impl<'a> Search<'a> {
             enough,
             unit,
             inverse: target.needs_inverse(),
+            prefetching: target.prefetches(),
+            tokens: Vec::new(),
             split: None,
         }
     }
@@ -552,11 +565,21 @@ impl<'a> Search<'a> {
                 return true;
             }
         }
-        // First the children within the bound, each table load started; then each is read.
-        // At most 45 syllables (15 an axis), all at the root.
-        let mut children: [(u8, Cube, Cube, Token); 48] =
-            [(0, Cube::SOLVED, Cube::SOLVED, [0; 4]); 48];
-        let mut n = 0;
+        // A target that prefetches has the table loads of all children started first (the
+        // tokens kept per depth, so nothing is allocated or cleared per node); then each child
+        // is made again (a compose) and read.
+        let depth = self.path.len();
+        if self.prefetching {
+            if self.tokens.len() <= depth {
+                self.tokens.resize(depth + 1, [[0; 4]; 48]);
+            }
+            for k in 0..self.syllables.len() {
+                let s = &self.syllables[k];
+                if s.axis != last_axis && g + s.cost <= bound {
+                    self.tokens[depth][k] = self.target.prefetch(&p.compose(&s.cube));
+                }
+            }
+        }
         for k in 0..self.syllables.len() {
             let s = &self.syllables[k];
             if s.axis == last_axis {
@@ -573,13 +596,6 @@ impl<'a> Search<'a> {
             } else {
                 *q
             };
-            children[n] = (k as u8, p2, q2, self.target.prefetch(&p2));
-            n += 1;
-        }
-        for &(k, p2, q2, token) in &children[..n] {
-            let k = k as usize;
-            let s = &self.syllables[k];
-            let g2 = g + s.cost;
             self.nodes += 1;
             if self.target.reached(&p2) {
                 // The earlier iterations were complete, so g2 is this bound (module docs).
@@ -595,7 +611,13 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            let f = g2 + self.target.bound_prefetched(&p2, &q2, &token);
+            let f = g2
+                + if self.prefetching {
+                    self.target
+                        .bound_prefetched(&p2, &q2, &self.tokens[depth][k])
+                } else {
+                    self.target.bound(&p2, &q2)
+                };
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;

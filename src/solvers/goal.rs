@@ -116,6 +116,10 @@ impl Target for GoalSolver {
         false
     }
 
+    fn prefetches(&self) -> bool {
+        self.frames.len() == 1 && self.tables.len() <= Token::default().len()
+    }
+
     #[inline]
     fn prefetch(&self, p: &Cube) -> Token {
         let mut token = Token::default();

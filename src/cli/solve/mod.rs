@@ -117,14 +117,14 @@ pub struct SolveArgs {
     /// Optimal solver: solve with these turns only, optimally among the sequences they make:
     /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). Two
     /// adjacent faces ("R U", "U F", ...) read the exact <R,U> table (73 MB, built in seconds
-    /// on first use); other sets are searched with the table set, on one thread. A position
+    /// on first use); other sets are searched with the table set. A position
     /// they cannot reach is refused where an exact test shows it; otherwise the search stops
     /// at --max-depth. Works with --all, --solutions and --count.
     #[arg(long, value_name = "TURNS", conflicts_with_all = ["unique", "predict"])]
     moveset: Option<String>,
     /// Solve toward a named goal instead of solved (`optcube goals` lists them): cross,
     /// 2x2x2, eo, dr, oll, ... Works with --all, --solutions, --count, --moveset, --metric,
-    /// --file and --json (which names the goal); searched on one thread with the goal's exact
+    /// --file and --json (which names the goal); searched on every thread with the goal's exact
     /// tables, built on first use in the table directory.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["mask", "unique", "predict"])]
     pub(super) goal: Option<String>,
@@ -411,7 +411,7 @@ fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure
 
 /// `solve --moveset`: positions the set cannot reach are refused before any table is loaded;
 /// two adjacent faces read the exact `<R,U>` table, other sets are searched with the table set
-/// on one thread (`search::subset`). No two-phase bound: it would use every turn.
+/// (`search::subset`). No two-phase bound: it would use every turn.
 fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Result<i32, Failure> {
     use optcube::solvers::moveset::{self, Route};
     for (input, cube) in inputs {
