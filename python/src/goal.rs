@@ -25,12 +25,7 @@ static SOLVERS: LazyLock<Mutex<HashMap<Key, Arc<GoalSolver>>>> = LazyLock::new(D
 pub fn goals<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     optcube::cube::NAMED_GOALS
         .iter()
-        .map(|n| {
-            let g = Goal::named(n.name).expect("a named goal");
-            let v = serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(),
-                "about": n.about, "requires": g.requires().map(|r| r.name().to_string())});
-            to_python(py, &v)
-        })
+        .map(|n| to_python(py, &optcube::cube::goal_listing(n)))
         .collect()
 }
 

@@ -103,12 +103,10 @@ pub fn run() -> i32 {
         Command::Facelets(args) => facelets::run(args),
         Command::Goals { json } => {
             for n in optcube::cube::NAMED_GOALS {
-                let g = optcube::cube::Goal::named(n.name).expect("a named goal");
                 if json {
-                    let v = serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(),
-                        "about": n.about, "requires": g.requires().map(|r| r.name().to_string())});
-                    println!("{v}");
+                    println!("{}", optcube::cube::goal_listing(n));
                 } else {
+                    let g = optcube::cube::Goal::named(n.name).expect("a named goal");
                     println!("{:<8} {}  {}", n.name, g.key(), n.about);
                 }
             }

@@ -220,32 +220,18 @@ impl Goal {
             edge_oriented: [false; 12],
             requires: n.requires,
         };
-        let mut next = 1;
-        for &c in n.home_corners {
-            g.corner_class[c as usize] = next;
-            g.corner_oriented[c as usize] = true;
-            next += 1;
-        }
-        for class in n.corner_classes {
-            for &c in *class {
-                g.corner_class[c as usize] = next;
-                g.corner_oriented[c as usize] = true;
-            }
-            next += 1;
-        }
-        let mut next = 1;
-        for &e in n.home_edges {
-            g.edge_class[e as usize] = next;
-            g.edge_oriented[e as usize] = true;
-            next += 1;
-        }
-        for class in n.edge_classes {
-            for &e in *class {
-                g.edge_class[e as usize] = next;
-                g.edge_oriented[e as usize] = true;
-            }
-            next += 1;
-        }
+        classes(
+            n.home_corners,
+            n.corner_classes,
+            &mut g.corner_class,
+            &mut g.corner_oriented,
+        );
+        classes(
+            n.home_edges,
+            n.edge_classes,
+            &mut g.edge_class,
+            &mut g.edge_oriented,
+        );
         g
     }
 
@@ -481,6 +467,25 @@ impl Goal {
         }
         String::from_utf8(m.to_vec()).expect("ASCII")
     }
+}
+
+/// One kind's classes of a named goal: each home piece a class of its own, then each listed
+/// class, all oriented.
+fn classes(home: &[u8], listed: &[&[u8]], class: &mut [u8], oriented: &mut [bool]) {
+    let singles = home.iter().map(std::slice::from_ref);
+    for (k, members) in singles.chain(listed.iter().copied()).enumerate() {
+        for &p in members {
+            class[p as usize] = k as u8 + 1;
+            oriented[p as usize] = true;
+        }
+    }
+}
+
+/// The named goal as `optcube goals --json` and Python's `goals()` list it.
+pub fn listing(n: &NamedGoal) -> serde_json::Value {
+    let g = Goal::named(n.name).expect("a named goal");
+    serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(), "about": n.about,
+        "requires": g.requires().map(|r| r.name().to_string())})
 }
 
 /// Reads one kind's slots of a mask into classes (see [`Goal::from_mask`]).
