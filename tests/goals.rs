@@ -242,3 +242,28 @@ fn goal_distances_match_published_counts() {
     let o = optcube(&["stats", "distances", "--goal", "f2l", "--out", "/dev/null"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `show`: letters off a terminal, `.` where the goal leaves a sticker free (the cross marks
+/// its four edges' eight stickers and the six centres), a picture of 54 stickers, a bad mask
+/// refused.
+#[test]
+fn show_draws_the_net_with_free_stickers_gray() {
+    let o = optcube(&["show", "R U F", "--goal", "cross"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.matches('.').count(), 54 - 8 - 6, "{text}");
+    assert_eq!(text.chars().filter(|c| c.is_ascii_uppercase()).count(), 14);
+    let svg = test_dir("goals-show").join("net.svg");
+    let o = optcube(&["show", "R U", "--svg", svg.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .matches("<rect")
+            .count(),
+        54
+    );
+    assert!(!stdout(&o).contains('.'));
+    let o = optcube(&["show", "R U", "--mask", "xx"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 mod facelets;
 mod pdb;
+mod show;
 mod solve;
 mod stats;
 
@@ -42,6 +43,9 @@ enum Command {
     /// Research statistics: heuristic and length distributions, distance counts, plots.
     #[command(subcommand)]
     Stats(stats::StatsCmd),
+    /// Draw a position as the unfolded cube (colours on a terminal, letters otherwise, --svg
+    /// for a picture), gray where a goal or mask leaves stickers free.
+    Show(show::ShowArgs),
     /// List the named goals of `solve --goal` and `stats distances --goal`: name, pieces key,
     /// mask and description (`--json`: one object a line), for scripts and stubs to read.
     Goals {
@@ -101,6 +105,7 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Facelets(args) => facelets::run(args),
+        Command::Show(args) => show::run(args),
         Command::Goals { json } => {
             for n in optcube::cube::NAMED_GOALS {
                 if json {

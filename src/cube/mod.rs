@@ -8,6 +8,7 @@ mod facelets;
 mod goal;
 mod metric;
 mod moves;
+pub mod net;
 mod notation;
 pub mod packed;
 mod random;
