@@ -447,23 +447,16 @@ impl Goal {
                 }
             }
         };
-        for p in 0..8 {
-            let size = (self.corner_class.iter()).filter(|&&c| c == self.corner_class[p]);
-            mark(
-                &CORNER_FACELETS[p],
-                self.corner_class[p],
-                self.corner_oriented[p],
-                size.count(),
-            );
-        }
-        for p in 0..12 {
-            let size = (self.edge_class.iter()).filter(|&&c| c == self.edge_class[p]);
-            mark(
-                &EDGE_FACELETS[p],
-                self.edge_class[p],
-                self.edge_oriented[p],
-                size.count(),
-            );
+        let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
+        let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
+        for (facelets, classes, oriented) in [
+            (&corners, &self.corner_class[..], &self.corner_oriented[..]),
+            (&edges, &self.edge_class[..], &self.edge_oriented[..]),
+        ] {
+            for p in 0..classes.len() {
+                let size = classes.iter().filter(|&&c| c == classes[p]).count();
+                mark(facelets[p], classes[p], oriented[p], size);
+            }
         }
         String::from_utf8(m.to_vec()).expect("ASCII")
     }
