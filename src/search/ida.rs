@@ -67,7 +67,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
-use super::worker::{FoundSolutions, Unit, Work, Worker};
+use super::worker::{FoundSolutions, Root, Unit, Work, Worker};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use std::collections::HashMap;
@@ -112,19 +112,25 @@ fn split(
     h: &Heuristic,
     dual: bool,
     metric: Metric,
-    root: Unit,
+    root: Root,
     bound: u8,
     depth: u8,
     nodes: &mut u64,
     min_exceeded: &mut u8,
 ) -> (Vec<Unit>, Vec<Vec<Move>>) {
-    let mut units = vec![root];
+    if depth == 0 {
+        return (vec![Unit::root()], Vec::new());
+    }
+    // The levels above the split keep each node's position; the units (the last level, most
+    // of the nodes) do not.
+    let mut frontier = vec![(Unit::root(), root.p, root.q)];
+    let mut units = Vec::new();
     let mut solved = Vec::new();
     // The children's table entries; child `k`'s are `entries[children[k].3]` (start, end).
     let mut entries: Vec<(usize, u64)> = Vec::new();
-    for _ in 0..depth {
+    for level in 1..=depth {
         let mut next = Vec::new();
-        for u in &units {
+        for (u, up, uq) in &frontier {
             let g = metric.length(&u.moves) as u8;
             let last = u.moves.last().map_or(6, |m| m.face_index());
             // A node's children are made and their entries requested first, then read: the
@@ -134,7 +140,7 @@ fn split(
             entries.clear();
             for m in Move::all() {
                 if ALLOWED_AFTER[last] & (1 << m.index()) != 0 {
-                    let (p, q) = (u.p.compose(m.cube()), m.inverse_cube().compose(&u.q));
+                    let (p, q) = (up.compose(m.cube()), m.inverse_cube().compose(uq));
                     let start = entries.len();
                     entries.extend(h.entries(&p, &q, dual));
                     h.prefetch(&entries[start..]);
@@ -162,44 +168,43 @@ fn split(
                     // shallower than the bound.)
                     *min_exceeded = (*min_exceeded).min(bound + 1);
                 } else {
-                    next.push(Unit {
-                        p,
-                        q,
+                    let unit = Unit {
                         moves,
                         h: v,
                         any_first_order: false,
                         cap: NO_CAP,
-                    });
+                    };
+                    if level == depth {
+                        units.push(unit);
+                    } else {
+                        next.push((unit, p, q));
+                    }
                 }
             }
         }
-        units = next;
+        frontier = next;
     }
     (units, solved)
 }
 
 /// Sorts `units`, made by [`split`] (so in increasing [`unit_key`]), by the nodes `prev`
 /// gives them, most first (units it does not name count 0), then by heuristic value, then
-/// in the split's order. `prev` is read in one merge with the units' keys.
-fn order_units(units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
-    let mut rest = prev;
-    let mut counts = Vec::with_capacity(units.len());
-    for u in units.iter() {
-        let key = unit_key(&u.moves);
-        rest = &rest[rest.partition_point(|&(k, _)| k < key)..];
-        counts.push(match rest.first() {
-            Some(&(k, n)) if k == key => n,
-            _ => 0,
-        });
-    }
+/// in the split's order. `prev` is sorted by key. Sorted in place (a stable sort on keys
+/// computed once), so the units are not held twice: tens of thousands of them, which at the
+/// small tables' end is a fifth of the process's memory.
+fn order_units(mut units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
     debug_assert!(
         units
             .windows(2)
             .all(|w| unit_key(&w[0].moves) <= unit_key(&w[1].moves))
     );
-    let mut keyed: Vec<(usize, (Unit, u64))> = units.into_iter().zip(counts).enumerate().collect();
-    keyed.sort_unstable_by_key(|(i, (u, n))| (std::cmp::Reverse(*n), u.h, *i));
-    keyed.into_iter().map(|(_, (u, _))| u).collect()
+    let count = |u: &Unit| {
+        let key = unit_key(&u.moves);
+        prev.binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(0, |i| prev[i].1)
+    };
+    units.sort_by_cached_key(|u| (std::cmp::Reverse(count(u)), u.h));
+    units
 }
 
 /// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
@@ -264,27 +269,28 @@ pub fn symmetry_classes(p: &Cube, all: &[Vec<Move>]) -> Result<Vec<Vec<Move>>, S
 /// The units, in order, without those whose position is the image of an earlier kept unit's
 /// position under a symmetry of `stab` (or equal to it); a kept unit that stands for dropped
 /// ones may begin with either order of opposite faces ([`Unit::any_first_order`]).
-fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
+fn one_unit_per_orbit(units: Vec<Unit>, root: &Root, stab: &[usize]) -> Vec<Unit> {
     let syms = symmetries();
     // Position → index in `kept` of the unit whose orbit holds it.
     let mut covered: HashMap<Cube, usize> = HashMap::new();
     let mut kept: Vec<Unit> = Vec::with_capacity(units.len());
     for u in units {
-        if let Some(&k) = covered.get(&u.p) {
+        let (p, _) = root.after(&u.moves);
+        if let Some(&k) = covered.get(&p) {
             kept[k].any_first_order = true;
             continue;
         }
         let k = kept.len();
-        covered.insert(u.p, k);
+        covered.insert(p, k);
         for &s in stab {
-            covered.insert(syms.conj_cube(&u.p, s), k);
+            covered.insert(syms.conj_cube(&p, s), k);
         }
         kept.push(u);
     }
     kept
 }
 
-/// Runs one iteration with `bound` on the tree of `root` ([`Unit::root`]).
+/// Runs one iteration with `bound` on the tree of `root`.
 ///
 /// The tree is split at `split_depth` into work units, ordered (module docs; `prev`: the
 /// previous iteration's [`IterationEnd::unit_nodes`]); every thread takes units from the shared list
@@ -296,7 +302,7 @@ fn one_unit_per_orbit(units: Vec<Unit>, stab: &[usize]) -> Vec<Unit> {
 #[allow(clippy::too_many_arguments)]
 fn iteration(
     h: &Heuristic,
-    root: &Unit,
+    root: &Root,
     bound: u8,
     opts: &SearchOptions,
     stab: &[usize],
@@ -311,7 +317,7 @@ fn iteration(
         h,
         opts.dual,
         opts.metric,
-        root.clone(),
+        *root,
         bound,
         depth,
         &mut nodes,
@@ -337,7 +343,7 @@ fn iteration(
     // heuristic value.
     units = order_units(units, if opts.node_order { prev } else { &[] });
     if !stab.is_empty() {
-        units = one_unit_per_orbit(units, stab);
+        units = one_unit_per_orbit(units, root, stab);
     }
     let next = AtomicUsize::new(0);
     let unit_nodes: Vec<AtomicU64> = units.iter().map(|_| AtomicU64::new(0)).collect();
@@ -349,6 +355,7 @@ fn iteration(
     // Either an outside stop or a solution found by a sibling ends the iteration's workers.
     let local_stop = AtomicBool::new(false);
     let work = Work {
+        root: *root,
         units: &units,
         next: &next,
         stops: [stop, &local_stop],
@@ -450,7 +457,7 @@ pub fn solve_observed(
     // to it, and the bound steps by two.
     let mut bound = metric.raise(h.value(&p, &q, opts.dual).max(1), &p);
     result.lower_bound = bound;
-    let root = Unit::root(&p, &q);
+    let root = Root { p, q };
     let mut prev = UnitNodes::new();
     loop {
         if bound > opts.max_depth {
@@ -500,8 +507,6 @@ mod tests {
 
     fn unit(moves: &str, h: u8) -> Unit {
         Unit {
-            p: Cube::SOLVED,
-            q: Cube::SOLVED,
             moves: parse_moves(moves).unwrap(),
             h,
             any_first_order: false,
@@ -575,7 +580,10 @@ mod tests {
         );
         assert!(rotations::is_central(&c));
         let stab = stabilizer(&c);
-        let root = Unit::root(&c, &c.inverse());
+        let root = Root {
+            p: c,
+            q: c.inverse(),
+        };
         let stop = AtomicBool::new(false);
         let opts = SearchOptions::default();
         let run = |central| {
@@ -612,13 +620,16 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut split_nodes = 1;
         let mut min = u8::MAX;
-        let root = Unit::root(&c, &c.inverse());
+        let root = Root {
+            p: c,
+            q: c.inverse(),
+        };
         let depth = SearchOptions::default().split_depth;
         let units = split(
             h,
             false,
             Metric::Htm,
-            root.clone(),
+            root,
             bound,
             depth,
             &mut split_nodes,

@@ -389,9 +389,10 @@ impl<'a> Worker<'a> {
                 if let Some(m) = u.moves.last() {
                     allowed &= SyllableCap::MASKS[lane.cap][m.index()];
                 }
+                let (p, q) = work.root.after(&u.moves);
                 lane.nodes += self.begin(
                     &mut lane.exp,
-                    &Node::new(&u.p, &u.q),
+                    &Node::new(&p, &q),
                     lane.g0,
                     allowed,
                     (Bounds::UNKNOWN, 15),
@@ -532,6 +533,8 @@ pub(super) fn reads_corner_coordinates(pat: &Pattern, l: &Lookup) -> bool {
 /// the next one from `next`; and its stop flags (an outside stop, and a solution found by
 /// another thread).
 pub(super) struct Work<'w> {
+    /// The iteration's root: a unit's position is [`Root::after`] its moves.
+    pub(super) root: Root,
     pub(super) units: &'w [Unit],
     pub(super) next: &'w AtomicUsize,
     pub(super) stops: [&'w AtomicBool; 2],
@@ -563,11 +566,28 @@ impl Work<'_> {
 /// The solutions a collecting search found, each with the index of its unit.
 pub(super) type FoundSolutions = Mutex<Vec<(usize, Vec<Move>)>>;
 
+/// The root of an iteration's tree: the position and its inverse.
+#[derive(Clone, Copy)]
+pub(super) struct Root {
+    pub(super) p: Cube,
+    pub(super) q: Cube,
+}
+
+impl Root {
+    /// The position after `moves` from the root, and its inverse: `P · m₁ ⋯ mₖ` and
+    /// `mₖ⁻¹ ⋯ m₁⁻¹ · Q`.
+    pub(super) fn after(&self, moves: &[Move]) -> (Cube, Cube) {
+        moves.iter().fold((self.p, self.q), |(p, q), m| {
+            (p.compose(m.cube()), m.inverse_cube().compose(&q))
+        })
+    }
+}
+
 /// A work unit: a node at the split depth and the moves that lead to it.
 #[derive(Clone)]
 pub(super) struct Unit {
-    pub(super) p: Cube,
-    pub(super) q: Cube,
+    /// The moves from the root ([`Root::after`] gives the unit's position: units do not keep
+    /// it, as there are tens of thousands of them an iteration).
     pub(super) moves: Vec<Move>,
     pub(super) h: u8,
     /// The unit's first move may follow its last one on the opposite face in either order
@@ -580,11 +600,9 @@ pub(super) struct Unit {
 }
 
 impl Unit {
-    /// The unit of the whole tree: position `p` with inverse `q`, no moves yet.
-    pub(super) fn root(p: &Cube, q: &Cube) -> Unit {
+    /// The unit of the whole tree: no moves yet.
+    pub(super) fn root() -> Unit {
         Unit {
-            p: *p,
-            q: *q,
             moves: vec![],
             h: 0,
             any_first_order: false,
