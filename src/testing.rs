@@ -120,14 +120,25 @@ pub fn sym48e0() -> &'static Heuristic {
 /// edges6b): the form of a coset set as `solve` loads it.
 pub fn sym48e0_fallbacks() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();
+    H.get_or_init(|| sym48e0_with(crate::pdb::set::FALLBACKS.map(|p| (p, korf6_table(p).clone()))))
+}
+
+/// `sym48e0` with the small sets' fallbacks ([`crate::pdb::set::SMALL_FALLBACKS`]: two 5-edge
+/// tables and the corner permutation, built here in well under a second): the `sym48` set as
+/// `solve` loads it.
+pub fn sym48e0_small_fallbacks() -> &'static Heuristic {
+    static H: OnceLock<Heuristic> = OnceLock::new();
     H.get_or_init(|| {
-        let (pattern, lines) = &sym48e0().tables()[0];
-        let mut tables = vec![(*pattern, lines.clone())];
-        for p in crate::pdb::set::FALLBACKS {
-            tables.push((p, korf6_table(p).clone()));
-        }
-        Heuristic::new(tables)
+        sym48e0_with(crate::pdb::set::SMALL_FALLBACKS.map(|p| (p, build(p, Method::Bfs, 2))))
     })
+}
+
+/// `sym48e0` (2-bit lines) first, then `fallbacks`.
+fn sym48e0_with(fallbacks: [(Pattern, NibbleTable); 3]) -> Heuristic {
+    let (pattern, lines) = &sym48e0().tables()[0];
+    let mut tables = vec![(*pattern, lines.clone())];
+    tables.extend(fallbacks);
+    Heuristic::new(tables)
 }
 
 /// Positions within 6 moves of `metric` (its unit moves) of solved, with their distances,

@@ -355,38 +355,58 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
     (ep, eo)
 }
 
-/// Values of the `eK` edge part (K = 4, 6, 7, 8): the `e4` part × the flips of the first
-/// K − 4 M pieces. `e4`: 554,400; `e6`: 2,217,600; `e7`: 4,435,200; `e8`: 8,870,400.
+/// Values of the `eK` edge part (K = 0 to 8): the separation × the flips of the first
+/// min(K, 4) E pieces × the flips of the first K − 4 M pieces (for K > 4). `e1`: 69,300;
+/// `e4`: 554,400; `e6`: 2,217,600; `e8`: 8,870,400.
 pub const fn n_sep_flip_k(k: u8) -> usize {
-    assert!(k >= 4 && k <= 8, "eK edge parts are e4, e6, e7 and e8");
-    N_SEP_FLIP << (k - 4)
+    assert!(k <= 8, "eK edge parts are e0 to e8");
+    N_SLICE_SEP << k
 }
 
 /// Values of the `e6` edge part ([`n_sep_flip_k`]).
 pub const N_SEP_FLIP6: usize = n_sep_flip_k(6);
 
-/// The `eK` edge part (K = 6, 7, 8) of a position from its edge bytes: `e4 part · 2^(K−4) +
-/// flips`, where bit `k` of `flips` is the flip of the `k`-th place (in place order, `k` <
-/// K − 4) holding an M piece. A function of the full-flip coset (separation and the flip of
-/// every place): what [`crate::pdb::sym48ek`] needs of it.
+/// E and M pieces whose flips the `eK` edge part records: the first min(K, 4) E pieces, then
+/// the first K − 4 M pieces.
+const fn flipped_pieces(k: u8) -> (u32, u32) {
+    let e = if k < 4 { k } else { 4 };
+    (e as u32, (k - e) as u32)
+}
+
+/// The `eK` edge part (K = 0 to 8) of a position from its edge bytes: `((separation · 2^E +
+/// E flips) · 2^M + M flips`, where bit `k` of the E (M) flips is the flip of the `k`-th place
+/// (in place order, `k` below E = min(K, 4), M = K − E) holding an E (M) piece. For K = 4 it is
+/// [`sep_flip_bytes`]. A function of the full-flip coset (separation and the flip of every
+/// place): what [`crate::pdb::sym48ek`] needs of it.
 #[inline(always)]
 pub fn sep_flip_k_bytes<const K: u8>(e: &[u8; 16]) -> usize {
     let (in_e, in_m, flips) = edge_masks(e);
-    let e4 = sep_of_masks(in_e, in_m) * 16 + compact(flips, in_e) as usize;
-    let m = K as u32 - 4;
-    (e4 << m) + (compact(flips, in_m) & ((1 << m) - 1)) as usize
+    let (ne, nm) = flipped_pieces(K);
+    let sep = sep_of_masks(in_e, in_m);
+    let with_e = (sep << ne) + (compact(flips, in_e) & ((1 << ne) - 1)) as usize;
+    (with_e << nm) + (compact(flips, in_m) & ((1 << nm) - 1)) as usize
 }
 
-/// Edges (permutation, flips) with `eK` edge part `x`: [`sep_flip_edges`] of the `e4` part,
-/// and the first K − 4 M pieces flipped as the low bits say.
+/// Edges (permutation, flips) with `eK` edge part `x`: [`slice_sep_edges`], the first
+/// min(K, 4) E pieces and the first K − 4 M pieces flipped as the low bits say, every other
+/// edge unflipped.
 pub fn sep_flip_k_edges<const K: u8>(x: usize) -> ([u8; 12], [u8; 12]) {
-    let m = K as usize - 4;
-    let (ep, mut eo) = sep_flip_edges(x >> m);
-    let mut k = 0;
+    let (ne, nm) = flipped_pieces(K);
+    let (m_flips, e_flips) = (x & ((1 << nm) - 1), x >> nm & ((1 << ne) - 1));
+    let ep = slice_sep_edges(x >> (ne + nm));
+    let mut eo = [0u8; 12];
+    let (mut ke, mut km) = (0, 0);
     for (p, &piece) in ep.iter().enumerate() {
-        if edge_slice(piece) == 1 && k < m {
-            eo[p] = (x >> k & 1) as u8;
-            k += 1;
+        match edge_slice(piece) {
+            0 if ke < ne => {
+                eo[p] = (e_flips >> ke & 1) as u8;
+                ke += 1;
+            }
+            1 if km < nm => {
+                eo[p] = (m_flips >> km & 1) as u8;
+                km += 1;
+            }
+            _ => {}
         }
     }
     (ep, eo)

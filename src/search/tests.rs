@@ -588,12 +588,17 @@ fn symmetric_positions_search_one_unit_per_orbit() {
     assert!(fewer >= 4, "the filter cut nodes on only {fewer} runs");
 }
 
-/// A coset set's fallbacks (`sym48e0` with corners, edges6a, edges6b) never overestimate: every
-/// position within 6 moves, read on the position and its inverse; and they raise the value of
-/// positions in the coset subgroup, where the coset table reads 0.
+/// A coset set's fallbacks (`sym48e0` with corners, edges6a, edges6b, and with the small sets'
+/// edges5a, edges5b, cornerperm) never overestimate: every position within 6 moves, read on
+/// the position and its inverse; and they raise the value of positions in the coset subgroup,
+/// where the coset table reads 0.
 #[test]
 fn fallbacks_are_admissible_up_to_depth_6() {
-    let h = crate::testing::sym48e0_fallbacks();
+    fallbacks_admissible(crate::testing::sym48e0_fallbacks());
+    fallbacks_admissible(crate::testing::sym48e0_small_fallbacks());
+}
+
+fn fallbacks_admissible(h: &Heuristic) {
     assert_eq!(
         h.tables()[0].0,
         Pattern::SYM48E0,
@@ -646,10 +651,15 @@ fn fallbacks_are_admissible_up_to_depth_6() {
 /// Positions of the coset subgroup within 10 moves (elements of the half-turn group, and
 /// patterns): the coset set with its fallbacks finds the lengths of `korf6` (itself checked
 /// against brute force elsewhere), and the fallbacks are read: without them (a slack no child
-/// has) the same searches generate many times the nodes.
+/// has) the same searches generate many times the nodes; with the small sets' fallbacks
+/// too (fewer times: they are weaker).
 #[test]
 fn fallbacks_serve_the_coset_subgroup() {
-    let h = crate::testing::sym48e0_fallbacks();
+    fallbacks_serve(crate::testing::sym48e0_fallbacks(), 5);
+    fallbacks_serve(crate::testing::sym48e0_small_fallbacks(), 2);
+}
+
+fn fallbacks_serve(h: &Heuristic, factor: u64) {
     let ball = ball5();
     let mut rng = Rng::new(3838);
     let mut positions: Vec<Cube> = (0..10).map(|_| Cube::random_half_turn(&mut rng)).collect();
@@ -684,7 +694,7 @@ fn fallbacks_serve_the_coset_subgroup() {
     }
     assert!(checked >= 6, "only {checked} positions within 10 moves");
     assert!(
-        nodes_with * 5 < nodes_without,
+        nodes_with * factor < nodes_without,
         "fallbacks read: {nodes_with} nodes, not read: {nodes_without}"
     );
 }

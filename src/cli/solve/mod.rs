@@ -91,8 +91,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "D", default_value_t = SearchOptions::default().split_depth,
           value_parser = clap::value_parser!(u8).range(0..=6))]
     split_depth: u8,
-    /// Optimal solver with a coset set (`sym48*`): read the fallback tables (corners, edges6a,
-    /// edges6b) for a node only when its coset value is at least N below its budget. The same
+    /// Optimal solver with a coset set (`sym48*`): read the fallback tables (the set's other
+    /// tables: corners, edges6a, edges6b; to sym48e3 edges5a, edges5b, cornerperm) for a node
+    /// only when its coset value is at least N below its budget. The same
     /// results; 0 reads them for every node the coset table leaves, a large N never.
     #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]
     fallback_slack: u8,

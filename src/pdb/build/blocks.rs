@@ -2,6 +2,7 @@
 //!
 //! Every pattern index (see [`crate::pdb::pattern`]) is `block · INNER + inner`:
 //! - corners: block = rank of the 8 corners' positions (8!), inner = their twist digits (3^7);
+//!   the corner permutation alone: the same blocks, one entry each;
 //! - k-edge patterns: block = rank of the k edges' positions, inner = their flip bits (2^k);
 //! - edge permutation: the Lehmer rank of 12 positions splits as block = rank of the first six
 //!   edges' positions (12!/6!) and inner = rank of the relative order of the last six (6!),
@@ -68,6 +69,14 @@ const fn twist_add_table<const N: usize>(digits: u32) -> [[u8; N]; N] {
 static ADD27: [[u8; 27]; 27] = twist_add_table::<27>(3);
 static ADD81: [[u8; 81]; 81] = twist_add_table::<81>(4);
 
+/// The corners' positions of block `b` of the corner layouts (the Lehmer rank of 8).
+#[inline]
+fn corner_positions(b: u64) -> [u8; 8] {
+    let mut pos = [0u8; 8];
+    PERM8.unrank(b, &mut pos);
+    pos
+}
+
 /// Corners: 8! blocks of 3^7 twists.
 pub(crate) struct CornerLayout;
 
@@ -83,9 +92,7 @@ impl Layout for CornerLayout {
 
     #[inline]
     fn positions(&self, b: u64) -> [u8; 8] {
-        let mut pos = [0u8; 8];
-        PERM8.unrank(b, &mut pos);
-        pos
+        corner_positions(b)
     }
 
     #[inline]
@@ -103,6 +110,35 @@ impl Layout for CornerLayout {
     fn apply(&self, (hi, lo): (u8, u8), x: u32) -> u32 {
         let (xh, xl) = (x / 81, x % 81);
         ADD27[hi as usize][xh as usize] as u32 * 81 + ADD81[lo as usize][xl as usize] as u32
+    }
+}
+
+/// Corner permutation: 8! blocks of one entry (twists ignored).
+pub(crate) struct CornerPermLayout;
+
+impl Layout for CornerPermLayout {
+    const INNER: u32 = 1;
+    type Pos = [u8; 8];
+    type Map = ();
+
+    fn blocks(&self) -> u64 {
+        PERM8.size()
+    }
+
+    #[inline]
+    fn positions(&self, b: u64) -> [u8; 8] {
+        corner_positions(b)
+    }
+
+    #[inline]
+    fn image(&self, pos: &[u8; 8], m: usize) -> (u64, ()) {
+        let r = corner_relabel(m);
+        (PERM8.rank(&pos.map(|p| r[p as usize] & 0x0f)), ())
+    }
+
+    #[inline(always)]
+    fn apply(&self, _: (), x: u32) -> u32 {
+        x
     }
 }
 

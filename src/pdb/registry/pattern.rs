@@ -16,7 +16,7 @@
 
 use crate::cube::{Cube, Metric, Move};
 use crate::pdb::batch::{BATCH, Batch, Members};
-use crate::pdb::blocks::{CornerLayout, EdgeLayout, EdgePermLayout};
+use crate::pdb::blocks::{CornerLayout, CornerPermLayout, EdgeLayout, EdgePermLayout};
 use crate::pdb::family::{Builder, Family, Index, Pattern, Store, Turned};
 use crate::pdb::phase1::Phase1Space;
 use crate::pdb::sym48::{Sym48Space, with_coset_k};
@@ -40,6 +40,25 @@ const CORNERS: Family = Family {
     turned: Turned::Never,
     store: Store::Nibbles,
     builder: Builder::Layout(|t| t.run(&CornerLayout)),
+    metric: Metric::Htm,
+};
+
+/// Positions of all 8 corners, twists ignored: 8! = 40,320 entries (20 KB), a small set's
+/// fallback for the corners' order within their tetrads, which the coset tables do not see.
+const CORNERPERM: Family = Family {
+    name: "cornerperm",
+    pieces: "URF UFL ULB UBR DFR DLF DBL DRB (positions only)",
+    entries: PERM8.size(),
+    version: 1,
+    index: Index::OfInverse {
+        index: corner_perm_index,
+        unrank: unrank_corner_perm,
+        batch: Some(batch_of_corner_perms),
+    },
+    self_dual: true,
+    turned: Turned::Never,
+    store: Store::Nibbles,
+    builder: Builder::Layout(|t| t.run(&CornerPermLayout)),
     metric: Metric::Htm,
 };
 
@@ -88,6 +107,8 @@ const EDGES7A: Family = edges::<7, 0>("edges7a", "UR UF UL UB DR DF DL (position
 const EDGES7B: Family = edges::<7, 5>("edges7b", "DF DL DB FR FL BL BR (positions and flips)");
 const EDGES6A: Family = edges::<6, 0>("edges6a", "UR UF UL UB DR DF (positions and flips)");
 const EDGES6B: Family = edges::<6, 6>("edges6b", "DL DB FR FL BL BR (positions and flips)");
+const EDGES5A: Family = edges::<5, 0>("edges5a", "UR UF UL UB DR (positions and flips)");
+const EDGES5B: Family = edges::<5, 5>("edges5b", "DF DL DB FR FL (positions and flips)");
 
 impl Pattern {
     /// All 8 corners, positions and twists: 8!·3^7 = 88,179,840 entries.
@@ -102,6 +123,12 @@ impl Pattern {
     pub const EDGES6A: Pattern = Pattern(&EDGES6A);
     /// Edges DL DB FR FL BL BR (pieces 6..12), Korf 1997: 12!/6!·2^6 entries.
     pub const EDGES6B: Pattern = Pattern(&EDGES6B);
+    /// Edges UR UF UL UB DR and DF DL DB FR FL: 12!/7!·2^5 = 3,041,280 entries (1.5 MB)
+    /// each, the small sets' fallbacks ([`crate::pdb::set`]).
+    pub const EDGES5A: Pattern = Pattern(&EDGES5A);
+    /// The corners' positions alone: 8! entries (20 KB), a small set's fallback.
+    pub const CORNERPERM: Pattern = Pattern(&CORNERPERM);
+    pub const EDGES5B: Pattern = Pattern(&EDGES5B);
     /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
     /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`crate::pdb::phase1`]).
     pub const PHASE1: Pattern = Pattern(&crate::pdb::phase1::PHASE1);
@@ -114,6 +141,13 @@ impl Pattern {
     /// The same with the four E-slice edges oriented too: 3,393 · 34,650 · 2^4 =
     /// 1,881,079,200 entries ([`crate::pdb::sym48ek`]).
     pub const SYM48E4: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E4);
+    /// The small end of the ladder: the first one, two, three E pieces' flips
+    /// (235,134,900, 470,269,800 and 940,539,600 entries, [`crate::pdb::sym48ek`]).
+    pub const SYM48E1: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E1);
+    pub const SYM48E2: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E2);
+    pub const SYM48E3: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E3);
+    /// With the first M piece's flip: 3,762,158,400 entries ([`crate::pdb::sym48ek`]).
+    pub const SYM48E5: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E5);
     /// The same with the first two M pieces' flips too: 3,393 · 34,650 · 2^6 =
     /// 7,524,316,800 entries, exact to 11 moves ([`crate::pdb::sym48ek`]).
     pub const SYM48E6: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6);
@@ -141,17 +175,24 @@ impl Pattern {
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 23] = [
+    pub const ALL: [Pattern; 30] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
         Pattern::EDGEPERM,
         Pattern::EDGES6A,
         Pattern::EDGES6B,
+        Pattern::EDGES5A,
+        Pattern::EDGES5B,
+        Pattern::CORNERPERM,
         Pattern::PHASE1,
         Pattern::PHASE1_SORTED,
         Pattern::SYM48E0,
+        Pattern::SYM48E1,
+        Pattern::SYM48E2,
+        Pattern::SYM48E3,
         Pattern::SYM48E4,
+        Pattern::SYM48E5,
         Pattern::SYM48E6,
         Pattern::SYM48E7,
         Pattern::SYM48E8,
@@ -403,6 +444,23 @@ fn unrank_corners(i: u64) -> Cube {
     Cube::from_parts(cp, co, [0; 12], [0; 12])
 }
 
+fn unrank_corner_perm(i: u64) -> Cube {
+    let mut cp = [0u8; 8];
+    PERM8.unrank(i, &mut cp);
+    Cube::from_parts(cp, [0; 8], [0; 12], [0; 12])
+}
+
+fn batch_of_corner_perms(cubes: &Batch, members: u32, out: &mut [u64; BATCH]) {
+    for k in Members(members) {
+        out[k] = corner_perm_index(&cubes[k]);
+    }
+}
+
+#[inline(always)]
+fn corner_perm_index(q: &Cube) -> u64 {
+    PERM8.rank_nibbles::<0>(q.corner_bytes())
+}
+
 fn unrank_edge_perm(i: u64) -> Cube {
     let mut ep = [0u8; 12];
     PERM12.unrank(i, &mut ep);
@@ -488,7 +546,8 @@ mod tests {
             let p = p.in_metric(Metric::Htm).expect("a half-turn base");
             for m in Move::all() {
                 let ud = matches!(m.face(), Face::U | Face::D);
-                let misses = if p == Pattern::EDGES7B || p == Pattern::EDGES6B {
+                let misses = if [Pattern::EDGES7B, Pattern::EDGES6B, Pattern::EDGES5B].contains(&p)
+                {
                     m.face() == Face::U
                 } else if p == Pattern::PHASE1 {
                     ud || m.quarter_turns() == 2

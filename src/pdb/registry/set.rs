@@ -27,7 +27,7 @@ pub struct SetSpec {
     pub name: &'static str,
     /// What the set holds, for `solve --help` ([`describe_sets`]).
     pub help: &'static str,
-    /// Its tables in lookup order; a coset set: its coset table, then the [`FALLBACKS`].
+    /// Its tables in lookup order; a coset set: its coset table, then its fallbacks.
     pub tables: &'static [Pattern],
     /// Rank when `solve` picks among the sets present, fastest first; every set has one, so a
     /// complete set in the directory is always used rather than a first-use build beside it.
@@ -44,12 +44,19 @@ pub struct SetSpec {
     pub first_build_secs: Option<u64>,
 }
 
-/// The tables a coset set reads besides its coset table, where that table reads about 0 (in
-/// and near its subgroup): the corner table and two 6-edge tables, 86 MB in all
+/// The tables a large coset set reads besides its coset table, where that table reads about 0
+/// (in and near its subgroup): the corner table and two 6-edge tables, 86 MB in all
 /// (`search::heuristic` module docs).
 pub const FALLBACKS: [Pattern; 3] = [Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B];
 
-/// A coset set: its coset table and the [`FALLBACKS`].
+/// The small coset sets' fallbacks, sized to their coset table (30 to 240 MB): two 5-edge
+/// tables and the corner permutation, 3.1 MB in all. They see what the coset index leaves
+/// out, edge flips and the pieces' order within their slices and tetrads, as H48's
+/// edges-only fallback of about 1 MB does (nissy-core `doc/h48.md`); measured against the
+/// large fallbacks in `results/ladder.md`.
+pub const SMALL_FALLBACKS: [Pattern; 3] = [Pattern::EDGES5A, Pattern::EDGES5B, Pattern::CORNERPERM];
+
+/// A coset set: its coset table, then its fallbacks ([`FALLBACKS`] or [`SMALL_FALLBACKS`]).
 const fn coset_set(
     name: &'static str,
     help: &'static str,
@@ -67,11 +74,12 @@ const fn coset_set(
 }
 
 /// Every named set: `korf` (corners, two 7-edge tables, edge permutation), `korf6` (corners and
-/// two 6-edge tables), `huge` (phase1sorted and corners), `sym48` (the 48-symmetry coset table,
-/// always probed on the inverse too), `sym48e4` (the coset table with the E-slice edges'
-/// flips), `sym48e6`, `sym48e7`, `sym48e8` (with two, three, four more edges' flips), each
-/// coset set with its [`FALLBACKS`].
-pub const SETS: [SetSpec; 8] = [
+/// two 6-edge tables), `huge` (phase1sorted and corners), and the ladder of 48-symmetry coset
+/// sets: `sym48` (the coset table, always probed on the inverse too), `sym48e1` to `sym48e3`
+/// (with the first one to three E-slice edges' flips), `sym48e4` (all four), `sym48e5` to
+/// `sym48e8` (and one to four M edges' flips). Each coset table doubles the one before it;
+/// the small ones (to `sym48e3`) carry the [`SMALL_FALLBACKS`], the others the [`FALLBACKS`].
+pub const SETS: [SetSpec; 12] = [
     SetSpec {
         name: "korf",
         help: "corners, two 7-edge tables, edge permutation: 0.8 GB",
@@ -81,23 +89,22 @@ pub const SETS: [SetSpec; 8] = [
             Pattern::EDGES7B,
             Pattern::EDGEPERM,
         ],
-        solve_rank: 6,
+        solve_rank: 10,
         first_build_secs: None,
     },
     SetSpec {
         name: "korf6",
         help: "corners and two 6-edge tables: 86 MB",
         tables: &[Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B],
-        // The weakest: picked only when nothing better is present (these are also the coset
-        // sets' fallbacks, which a present coset table goes before).
-        solve_rank: 7,
+        // The weakest: picked only when nothing better is present.
+        solve_rank: 11,
         first_build_secs: None,
     },
     SetSpec {
         name: "huge",
         help: "phase1sorted + corners: 2.3 GB, random positions",
         tables: &[Pattern::PHASE1_SORTED, Pattern::CORNERS],
-        solve_rank: 4,
+        solve_rank: 5,
         first_build_secs: Some(80),
     },
     coset_set(
@@ -105,24 +112,72 @@ pub const SETS: [SetSpec; 8] = [
         "the 48-symmetry coset table: 30 MB, random positions",
         &[
             Pattern::SYM48E0,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
+            Pattern::EDGES5A,
+            Pattern::EDGES5B,
+            Pattern::CORNERPERM,
         ],
-        5,
+        9,
         Some(10),
     ),
     coset_set(
+        "sym48e1",
+        "with the first E-slice edge's flip: 59 MB",
+        &[
+            Pattern::SYM48E1,
+            Pattern::EDGES5A,
+            Pattern::EDGES5B,
+            Pattern::CORNERPERM,
+        ],
+        8,
+        None,
+    ),
+    coset_set(
+        "sym48e2",
+        "two E-slice edges' flips: 118 MB",
+        &[
+            Pattern::SYM48E2,
+            Pattern::EDGES5A,
+            Pattern::EDGES5B,
+            Pattern::CORNERPERM,
+        ],
+        7,
+        None,
+    ),
+    coset_set(
+        "sym48e3",
+        "three: 235 MB",
+        &[
+            Pattern::SYM48E3,
+            Pattern::EDGES5A,
+            Pattern::EDGES5B,
+            Pattern::CORNERPERM,
+        ],
+        6,
+        None,
+    ),
+    coset_set(
         "sym48e4",
-        "the same with the E-slice edges' flips: 478 MB",
+        "all four E-slice edges' flips: 478 MB",
         &[
             Pattern::SYM48E4,
             Pattern::CORNERS,
             Pattern::EDGES6A,
             Pattern::EDGES6B,
         ],
-        3,
+        4,
         Some(200),
+    ),
+    coset_set(
+        "sym48e5",
+        "and one M edge's flip: 0.94 GB",
+        &[
+            Pattern::SYM48E5,
+            Pattern::CORNERS,
+            Pattern::EDGES6A,
+            Pattern::EDGES6B,
+        ],
+        3,
+        None,
     ),
     coset_set(
         "sym48e6",
@@ -236,9 +291,10 @@ pub fn describe_sets() -> String {
         .collect();
     let tables: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
     format!(
-        "{}; each coset set with its fallbacks ({}: 86 MB); or table names separated by commas \
-         ({})",
+        "{}; each coset set with its fallbacks (to sym48e3: {}, 3.1 MB; from sym48e4: {}, 86 MB); \
+         or table names separated by commas ({})",
         sets.join(", "),
+        SMALL_FALLBACKS.map(|p| p.name()).join(", "),
         FALLBACKS.map(|p| p.name()).join(", "),
         tables.join(", ")
     )
@@ -256,20 +312,40 @@ pub fn solve_preference() -> Vec<&'static str> {
     ranked().into_iter().map(|s| s.name).collect()
 }
 
+/// The memory, in bytes, that the tables of `set` hold while it solves: every table's payload,
+/// the fallbacks included (`solve` reports the same figure as "in memory").
+pub fn resident_bytes(set: &str) -> u64 {
+    (resolve_set(set).expect("a known set").iter())
+        .map(|&p| TableKind::from(p).payload_bytes())
+        .sum()
+}
+
+/// Does `set` fit in `available` bytes (unknown: yes)? Its tables, fallbacks included, and,
+/// for a build, the builder's peak.
+fn fits(set: &str, available: Option<u64>, build: bool) -> bool {
+    let need = if build {
+        build_memory(set).max(resident_bytes(set))
+    } else {
+        resident_bytes(set)
+    };
+    available.is_none_or(|a| need <= a)
+}
+
 /// The first set of [`solve_preference`] whose table files are all present in `dir` (not yet
-/// checked: loading checks them), if any.
-pub fn strongest_present(dir: &Path) -> Option<&'static str> {
+/// checked: loading checks them) and whose tables fit in `available` bytes ([`resident_bytes`];
+/// `None`: unknown, any), if any.
+pub fn strongest_present(dir: &Path, available: Option<u64>) -> Option<&'static str> {
     // A coset set counts as present with its coset table alone: its fallbacks take seconds
     // to build, and loading builds what is missing.
     let present = |set: &str| {
         let patterns = resolve_set(set).expect("a known set");
         let coset = patterns[0].coset_holds_half_turns();
-        patterns
+        let needed = if coset { &patterns[..1] } else { &patterns[..] };
+        needed
             .iter()
-            .filter(|p| !(coset && FALLBACKS.contains(p)))
             .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
     };
-    solve_preference().into_iter().find(|s| present(s))
+    (solve_preference().into_iter()).find(|s| present(s) && fits(s, available, false))
 }
 
 /// The sets a first use may build, fastest first, with the seconds each build takes
@@ -298,32 +374,38 @@ pub struct Choice {
 }
 
 /// The set `solve`, `pdb build` and the studies use when none is named: the fastest set whose
-/// tables are in `dir`; with none there, the fastest that can be built with the memory
-/// available now (`available`, bytes; `None` where unknown counts as plenty), said with the
-/// expected build time.
+/// tables are in `dir` and fit in the memory available now (`available`, bytes; `None` where
+/// unknown counts as plenty; a set's whole memory, fallbacks included, [`resident_bytes`]),
+/// else the fastest in `dir` at all (tables there are never passed over for a build); with
+/// none there, the fastest whose build and tables fit, said with the expected build time.
 pub fn choose(dir: &Path, available: Option<u64>) -> Choice {
-    if let Some(set) = strongest_present(dir) {
+    let fitting = strongest_present(dir, available);
+    if let Some(set) = fitting.or_else(|| strongest_present(dir, None)) {
         return Choice {
             set,
             present: true,
-            reason: format!("the fastest set whose tables are in {}", dir.display()),
+            reason: match (fitting, available) {
+                (None, Some(a)) => format!(
+                    "the fastest set whose tables are in {}, though its {:.1} GB exceed the \
+                     {:.1} GB of memory available",
+                    dir.display(),
+                    resident_bytes(set) as f64 / 1e9,
+                    a as f64 / 1e9
+                ),
+                _ => format!("the fastest set whose tables are in {}", dir.display()),
+            },
         };
     }
-    let fits = |set: &str| available.is_none_or(|a| build_memory(set) <= a);
     let candidates = first_build();
     let (set, secs) = (candidates.iter().copied())
-        .find(|&(s, _)| fits(s))
+        .find(|&(s, _)| fits(s, available, true))
         .unwrap_or(candidates[candidates.len() - 1]);
     let gb = |b: u64| b as f64 / 1e9;
     let memory = match available {
         Some(a) => format!("{:.1} GB of memory available", gb(a)),
         None => "the memory available unknown".into(),
     };
-    let bytes: u64 = resolve_set(set)
-        .expect("a known set")
-        .iter()
-        .map(|&p| TableKind::from(p).payload_bytes())
-        .sum();
+    let bytes = resident_bytes(set);
     Choice {
         set,
         present: false,
@@ -587,7 +669,7 @@ mod tests {
     fn the_strongest_present_set() {
         let dir = std::env::temp_dir().join(format!("optcube-strongest-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(strongest_present(&dir), None);
+        assert_eq!(strongest_present(&dir, None), None);
         // Nothing built: the fastest set whose build fits the memory.
         let gb = 1u64 << 30;
         let c = choose(&dir, Some(24 * gb));
@@ -614,7 +696,7 @@ mod tests {
         for t in ["corners", "edges6a", "edges6b"] {
             std::fs::write(table_path(&dir, t), b"x").unwrap();
         }
-        assert_eq!(strongest_present(&dir), Some("korf6"));
+        assert_eq!(strongest_present(&dir, None), Some("korf6"));
         assert_eq!(
             choose(&dir, Some(24 * gb)),
             Choice {
@@ -627,26 +709,33 @@ mod tests {
             std::fs::remove_file(table_path(&dir, t)).unwrap();
         }
         std::fs::write(table_path(&dir, "sym48e0"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), Some("sym48"));
+        assert_eq!(strongest_present(&dir, None), Some("sym48"));
         std::fs::write(table_path(&dir, "phase1sorted"), b"x").unwrap();
         assert_eq!(
-            strongest_present(&dir),
+            strongest_present(&dir, None),
             Some("sym48"),
             "huge needs corners too"
         );
         std::fs::write(table_path(&dir, "corners"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), Some("huge"));
+        assert_eq!(strongest_present(&dir, None), Some("huge"));
         std::fs::write(table_path(&dir, "sym48e4"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), Some("sym48e4"));
+        assert_eq!(strongest_present(&dir, None), Some("sym48e4"));
         std::fs::write(table_path(&dir, "sym48e6"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), Some("sym48e6"));
-        // Present tables win over the memory.
+        assert_eq!(strongest_present(&dir, None), Some("sym48e6"));
+        // Present tables win over the memory: with none that fits, the fastest present.
         let c = choose(&dir, Some(1 << 20));
         assert_eq!((c.set, c.present), ("sym48e6", true));
-        // The larger coset tables are never built for a first use, but go first when there.
+        assert!(c.reason.contains("exceed"), "{}", c.reason);
+        // The larger coset tables are never built for a first use, but go first when there
+        // and they fit: the chooser counts a set's whole memory, fallbacks included.
         assert!(first_build().iter().all(|(s, _)| !s.starts_with("sym48e7")));
         std::fs::write(table_path(&dir, "sym48e7"), b"x").unwrap();
-        assert_eq!(strongest_present(&dir), Some("sym48e7"));
+        assert_eq!(strongest_present(&dir, None), Some("sym48e7"));
+        let e7 = TableKind::from(Pattern::SYM48E7).payload_bytes();
+        assert_eq!(resident_bytes("sym48e7") - e7, 86_667_840, "the fallbacks");
+        let c = choose(&dir, Some(3 * gb));
+        assert_eq!((c.set, c.present), ("sym48e6", true));
+        assert_eq!(choose(&dir, Some(4 * gb)).set, "sym48e7");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -670,7 +759,11 @@ mod tests {
             assert_eq!(resolve_set(s.name).unwrap(), s.tables.to_vec());
             assert!(set_names().split(", ").any(|n| n == s.name));
             if s.tables[0].coset_holds_half_turns() {
-                assert_eq!(s.tables[1..], FALLBACKS, "{}", s.name);
+                assert!(
+                    s.tables[1..] == FALLBACKS || s.tables[1..] == SMALL_FALLBACKS,
+                    "{}",
+                    s.name
+                );
             }
         }
         assert_eq!(solve_preference()[0], "sym48e8");

@@ -26,9 +26,9 @@
 
 use crate::coord::N_MOVES;
 use crate::coord::coset::{
-    CornerCoset, N_CORNER_COSET_CLASSES, N_SEP_FLIP, N_SLICE_SEP, SliceSep, corner_coset_bytes,
-    corner_coset_cube, n_sep_flip_k, sep_flip_bytes, sep_flip_edges, sep_flip_k_bytes,
-    sep_flip_k_edges, slice_sep_bytes, slice_sep_edges,
+    CornerCoset, N_CORNER_COSET_CLASSES, N_SLICE_SEP, SliceSep, corner_coset_bytes,
+    corner_coset_cube, n_sep_flip_k, sep_flip_bytes, sep_flip_k_bytes, sep_flip_k_edges,
+    slice_sep_bytes, slice_sep_edges,
 };
 use crate::coord::symmetry::{SymClasses, symmetries};
 use crate::cube::Cube;
@@ -57,8 +57,8 @@ pub(crate) const SYM48E0: Family = Family {
 
 /// Evaluates `$body` with `$K` the coset parameter `$k` as a constant, so that a table read
 /// by [`Index::Coset`] reaches the [`Sym48Space`] method compiled for its variant: the one
-/// list of the variants there are (`sym48e0`, `e4`, `e6`, `e7`, `e8`). A new variant is an
-/// arm here and its family's declaration.
+/// list of the variants there are (`sym48e0` to `e8`; a K without a family declared is never
+/// reached). A new variant is an arm here and its family's declaration.
 macro_rules! with_coset_k {
     ($k:expr, $K:ident => $body:expr) => {
         match $k {
@@ -66,8 +66,24 @@ macro_rules! with_coset_k {
                 const $K: u8 = 0;
                 $body
             }
+            1 => {
+                const $K: u8 = 1;
+                $body
+            }
+            2 => {
+                const $K: u8 = 2;
+                $body
+            }
+            3 => {
+                const $K: u8 = 3;
+                $body
+            }
             4 => {
                 const $K: u8 = 4;
+                $body
+            }
+            5 => {
+                const $K: u8 = 5;
                 $body
             }
             6 => {
@@ -122,8 +138,8 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p` in `sym48e0` (`K` = 0), `sym48e4` (4, [`crate::pdb::sym48ek`])
-    /// or `sym48e6`, `sym48e7`, `sym48e8` (6, 7, 8: [`crate::pdb::sym48ek`]).
+    /// Table index of position `p` in `sym48e0` (`K` = 0) or `sym48eK` (K = 1 to 8,
+    /// [`crate::pdb::sym48ek`]).
     #[inline(always)]
     pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
         self.index_of::<K>(self.class_sym[corner_coset_bytes(p.corner_bytes())], p)
@@ -131,8 +147,8 @@ impl Sym48Space {
 
     /// The index of `p`, whose corner coset has class and symmetry `class_sym`: the class
     /// times the edge part's size plus the edge part of `S p S⁻¹` (only its edges are
-    /// computed right): the separation, with the E pieces' flips for `K` = 4, and the first
-    /// K − 4 M pieces' flips too for 6, 7 and 8.
+    /// computed right): the separation, with the first min(K, 4) E pieces' flips, and the
+    /// first K − 4 M pieces' flips for K > 4.
     #[inline(always)]
     fn index_of<const K: u8>(&self, class_sym: u32, p: &Cube) -> u64 {
         let (cls, s) = ((class_sym >> 6) as u64, (class_sym & 63) as usize);
@@ -145,9 +161,8 @@ impl Sym48Space {
     pub const fn inner<const K: u8>() -> u64 {
         match K {
             0 => N_SLICE_SEP as u64,
-            4 => N_SEP_FLIP as u64,
-            6..=8 => n_sep_flip_k(K) as u64,
-            _ => panic!("coset variants are e0, e4, e6, e7 and e8"),
+            1..=8 => n_sep_flip_k(K) as u64,
+            _ => panic!("coset variants are e0 to e8"),
         }
     }
 
@@ -210,7 +225,6 @@ impl Sym48Space {
         let c = corner_coset_cube(self.corner.classes.rep[cls as usize] as usize);
         let (ep, eo) = match K {
             0 => (slice_sep_edges(x), [0; 12]),
-            4 => sep_flip_edges(x),
             _ => sep_flip_k_edges::<K>(x),
         };
         Cube::from_parts(c.cp(), c.co(), ep, eo)

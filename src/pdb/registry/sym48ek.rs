@@ -1,20 +1,19 @@
-//! The tables `sym48e4`, `sym48e6`, `sym48e7` and `sym48e8`: like `sym48e0` ([`crate::pdb::sym48`]),
-//! with the flips of K edges — the four E pieces, and for K > 4 the first K − 4 M pieces in
-//! place order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
-//! coordinate with K = 4, 6, 7, 8 (nissy-core `doc/h48.md`). One coordinate and one builder,
-//! generic over `K`.
+//! The tables `sym48e1` to `sym48e8`: like `sym48e0` ([`crate::pdb::sym48`]), with the flips of
+//! K edges — the first min(K, 4) E pieces, and for K > 4 the first K − 4 M pieces, in place
+//! order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
+//! coordinate (nissy-core `doc/h48.md`). One coordinate and one builder, generic over `K`.
 //!
 //! An entry is `class · edge parts + edge part`: the class of the position's corner coset under
 //! all 48 symmetries (3,393), and the `eK` edge part of the position conjugated onto that
-//! class's representative (554,400 values for `e4`, 2,217,600 for `e6`, twice as many for
-//! each further K). `e4`: 1,881,079,200 entries (0.5 GB as 2-bit lines); `e6`: 7,524,316,800
-//! (1.9 GB); `e7`: 15,048,633,600 (3.8 GB); `e8`: 30,097,267,200 (7.5 GB).
+//! class's representative (34,650 · 2^K values). `e1`: 235,134,900 entries (59 MB as 2-bit
+//! lines); `e2`, `e3`: twice and four times that; `e4`: 1,881,079,200 (0.5 GB); `e5`: 0.9 GB;
+//! `e6`: 7,524,316,800 (1.9 GB); `e7`: 3.8 GB; `e8`: 30,097,267,200 (7.5 GB).
 //!
 //! **`e4` is a coset table, the others are not.** The E pieces' flips with the separation are
 //! a coset of the subgroup that also orients them, but the 48 symmetries do not keep that
 //! subgroup (only the 16 that keep the UD axis do), so even `e4` is no space a breadth-first
-//! search can run over with the 48-symmetry index; and six (seven, eight) edges' flips are no
-//! subgroup's coset at all: the subgroup of
+//! search can run over with the 48-symmetry index; and fewer than four, or five to eight,
+//! edges' flips are no subgroup's coset at all: the subgroup of
 //! [`crate::pdb::sym48`] moves an edge to any place of its slice, so "these six pieces (or places)
 //! are oriented" is closed under composition only when the six are whole slices. The
 //! coordinate is instead a projection of the coset of the subgroup `H11` that orients every
@@ -104,11 +103,11 @@ pub const fn cap(metric: Metric) -> u8 {
     exact_depth(metric) + 1
 }
 
-/// How table `eK` is held while built and stored: `e4` as nibbles, stored in lines with its
+/// How table `eK` is held while built and stored: `e1` to `e4` as nibbles, stored in lines with its
 /// histogram's base; the larger ones straight in their file form, lines whose base leaves
 /// the cap one of its codes (the cap must read exactly: a third of `e6`'s entries hold it).
 const fn store(k: u8, metric: Metric) -> Store {
-    if k == 4 {
+    if k <= 4 {
         Store::Lines { base: None }
     } else {
         Store::Lines {
@@ -153,6 +152,23 @@ const fn family<const K: u8, const QTM: bool>(name: &'static str, pieces: &'stat
     }
 }
 
+/// The pieces text of `sym48eK` for K < 4: `FLIPPED` names the E pieces flipped.
+macro_rules! coset_e_pieces {
+    ($flipped:literal) => {
+        concat!(
+            "corner tetrads and twists, the slice of every edge, flips of the first ",
+            $flipped,
+            " (48 symmetries; exact to 11 moves, 12 for more)"
+        )
+    };
+}
+
+/// `sym48e1`, `sym48e2`, `sym48e3`: the first one, two, three E pieces' flips (the small end
+/// of the ladder, between `sym48e0` and `sym48e4`).
+pub(crate) const SYM48E1: Family = family::<1, false>("sym48e1", coset_e_pieces!("E piece"));
+pub(crate) const SYM48E2: Family = family::<2, false>("sym48e2", coset_e_pieces!("two E pieces"));
+pub(crate) const SYM48E3: Family = family::<3, false>("sym48e3", coset_e_pieces!("three E pieces"));
+
 /// `sym48e4`: the E pieces' flips. (Its pieces text is that of the files the earlier builder
 /// made, which hold the same payload: they stay valid.)
 pub(crate) const SYM48E4: Family = family::<4, false>(
@@ -175,6 +191,12 @@ macro_rules! coset_pieces {
     };
 }
 
+/// `sym48e5`: the first M piece's flip.
+pub(crate) const SYM48E5: Family = family::<5, false>(
+    "sym48e5",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the first M \
+     piece (48 symmetries; exact to 11 moves, 12 for more)",
+);
 /// `sym48e6`: the first two M pieces' flips.
 pub(crate) const SYM48E6: Family = family::<6, false>(
     "sym48e6",
@@ -503,7 +525,7 @@ pub fn mark_within<const K: u8>(
 }
 
 /// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
-/// every entry at [`CAP`] until a mark lowers it: `e4` in nibbles, the others straight into
+/// every entry at [`CAP`] until a mark lowers it: `e1` to `e4` in nibbles, the others straight into
 /// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram. With `QTM`, in
 /// quarter turns ([`exact_depth`], [`cap`]).
 pub fn build<const K: u8, const QTM: bool>(progress: &Progress) -> NibbleTable {
@@ -544,11 +566,38 @@ mod tests {
             }
         }
         let mut rng = Rng::new(66);
+        check::<1>(&mut rng);
+        check::<2>(&mut rng);
+        check::<3>(&mut rng);
         check::<4>(&mut rng);
+        check::<5>(&mut rng);
         check::<6>(&mut rng);
         check::<7>(&mut rng);
         check::<8>(&mut rng);
+        // Each variant's edge part is the `e4` part with flips dropped or added: the first
+        // E pieces' flips are the low bits of `e4`'s, the M pieces' go below them.
+        for _ in 0..2000 {
+            let e = Cube::random(&mut rng);
+            let e = e.edge_bytes();
+            let e4 = sep_flip_bytes(e);
+            assert_eq!(sep_flip_k_bytes::<4>(e), e4);
+            for (k, x) in [
+                (1, sep_flip_k_bytes::<1>(e)),
+                (2, sep_flip_k_bytes::<2>(e)),
+                (3, sep_flip_k_bytes::<3>(e)),
+            ] {
+                assert_eq!(x, (e4 >> 4 << k) + (e4 & ((1 << k) - 1)), "e{k}");
+            }
+            assert_eq!(sep_flip_k_bytes::<5>(e) >> 1, e4);
+            // The first M piece's flip is the low bit.
+            let e8 = sep_flip_k_bytes::<8>(e);
+            assert_eq!((e8 >> 4 << 1) + (e8 & 1), sep_flip_k_bytes::<5>(e));
+        }
         use crate::pdb::Pattern;
+        assert_eq!(Pattern::SYM48E1.entries(), entries(1));
+        assert_eq!(Pattern::SYM48E2.entries(), entries(2));
+        assert_eq!(Pattern::SYM48E3.entries(), entries(3));
+        assert_eq!(Pattern::SYM48E5.entries(), entries(5));
         assert_eq!(Pattern::SYM48E4.entries(), entries(4));
         assert_eq!(Pattern::SYM48E6.entries(), entries(6));
         assert_eq!(Pattern::SYM48E7.entries(), entries(7));
@@ -712,10 +761,12 @@ mod tests {
     /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
     /// in for the table (unmarked entries reading 7), no position within 6 moves, nor its
     /// inverse or a conjugate, reads more than its distance, whichever symmetry its lookup
-    /// picked; for `e4`, `e6`, `e7` and `e8`.
+    /// picked; for `e2`, `e4`, `e5`, `e6`, `e7` and `e8`.
     #[test]
     fn marks_are_lower_bounds_within_6_moves() {
+        lower_bounds_within_6::<2>();
         lower_bounds_within_6::<4>();
+        lower_bounds_within_6::<5>();
         lower_bounds_within_6::<6>();
         lower_bounds_within_6::<7>();
         lower_bounds_within_6::<8>();
