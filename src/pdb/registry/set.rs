@@ -56,7 +56,13 @@ pub const FALLBACKS: [Pattern; 3] = [Pattern::CORNERS, Pattern::EDGES6A, Pattern
 /// large fallbacks in `results/ladder.md`.
 pub const SMALL_FALLBACKS: [Pattern; 3] = [Pattern::EDGES5A, Pattern::EDGES5B, Pattern::CORNERPERM];
 
-/// A coset set: its coset table, then its fallbacks ([`FALLBACKS`] or [`SMALL_FALLBACKS`]).
+/// A coset set's tables: its coset table, then its fallbacks ([`FALLBACKS`] or
+/// [`SMALL_FALLBACKS`]).
+const fn coset_tables(coset: Pattern, fallbacks: [Pattern; 3]) -> [Pattern; 4] {
+    [coset, fallbacks[0], fallbacks[1], fallbacks[2]]
+}
+
+/// A coset set: `tables` from [`coset_tables`].
 const fn coset_set(
     name: &'static str,
     help: &'static str,
@@ -111,108 +117,63 @@ pub const SETS: [SetSpec; 12] = [
     coset_set(
         "sym48",
         "the 48-symmetry coset table: 30 MB, random positions",
-        &[
-            Pattern::SYM48E0,
-            Pattern::EDGES5A,
-            Pattern::EDGES5B,
-            Pattern::CORNERPERM,
-        ],
+        &coset_tables(Pattern::SYM48E0, SMALL_FALLBACKS),
         9,
         Some(10),
     ),
     coset_set(
         "sym48e1",
         "with the first E-slice edge's flip: 59 MB",
-        &[
-            Pattern::SYM48E1,
-            Pattern::EDGES5A,
-            Pattern::EDGES5B,
-            Pattern::CORNERPERM,
-        ],
+        &coset_tables(Pattern::SYM48E1, SMALL_FALLBACKS),
         8,
         None,
     ),
     coset_set(
         "sym48e2",
         "two E-slice edges' flips: 118 MB",
-        &[
-            Pattern::SYM48E2,
-            Pattern::EDGES5A,
-            Pattern::EDGES5B,
-            Pattern::CORNERPERM,
-        ],
+        &coset_tables(Pattern::SYM48E2, SMALL_FALLBACKS),
         6,
         None,
     ),
     coset_set(
         "sym48e3",
         "three: 235 MB",
-        &[
-            Pattern::SYM48E3,
-            Pattern::EDGES5A,
-            Pattern::EDGES5B,
-            Pattern::CORNERPERM,
-        ],
+        &coset_tables(Pattern::SYM48E3, SMALL_FALLBACKS),
         5,
         None,
     ),
     coset_set(
         "sym48e4",
         "all four E-slice edges' flips: 478 MB",
-        &[
-            Pattern::SYM48E4,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
-        ],
+        &coset_tables(Pattern::SYM48E4, FALLBACKS),
         4,
         Some(200),
     ),
     coset_set(
         "sym48e5",
         "and one M edge's flip: 0.94 GB",
-        &[
-            Pattern::SYM48E5,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
-        ],
+        &coset_tables(Pattern::SYM48E5, FALLBACKS),
         3,
         None,
     ),
     coset_set(
         "sym48e6",
         "and two M edges' flips: 1.9 GB",
-        &[
-            Pattern::SYM48E6,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
-        ],
+        &coset_tables(Pattern::SYM48E6, FALLBACKS),
         2,
         Some(330),
     ),
     coset_set(
         "sym48e7",
         "three M edges: 3.8 GB, built with 6 GB",
-        &[
-            Pattern::SYM48E7,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
-        ],
+        &coset_tables(Pattern::SYM48E7, FALLBACKS),
         1,
         None,
     ),
     coset_set(
         "sym48e8",
         "all four: 7.5 GB, built with 9 GB",
-        &[
-            Pattern::SYM48E8,
-            Pattern::CORNERS,
-            Pattern::EDGES6A,
-            Pattern::EDGES6B,
-        ],
+        &coset_tables(Pattern::SYM48E8, FALLBACKS),
         0,
         None,
     ),
