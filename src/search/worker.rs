@@ -145,14 +145,14 @@ pub(super) enum Step {
 /// exceeded the bound.
 pub(super) struct Worker<'a> {
     h: &'a Heuristic,
-    mt: &'static MoveTables,
     dual: bool,
     /// The positions are needed (dual, or a table that reads the position).
     track_p: bool,
-    /// A lookup reads the corner coordinates ([`reads_corner_coordinates`]): the nodes keep
-    /// them, and their move-table rows are prefetched. (The coset tables' sets have no such
-    /// lookup: there the rows would be loads and prefetches for nothing.)
-    track_corners: bool,
+    /// The move tables, when a lookup reads the corner coordinates
+    /// ([`reads_corner_coordinates`]): the nodes keep them, and their move-table rows are
+    /// prefetched. (The coset tables' sets have no such lookup: there the rows would be loads
+    /// and prefetches for nothing, and the 2.3 MB of tables are not even built.)
+    corner_rows: Option<&'static MoveTables>,
     bound: u8,
     /// The quarter-turn metric: a half turn costs two (see [`Worker::run`]).
     qtm: bool,
@@ -229,13 +229,11 @@ impl<'a> Worker<'a> {
             });
         Worker {
             h,
-            mt: MoveTables::get(),
             dual,
             track_p: dual || h.reads_position(),
-            track_corners: h.lookups().iter().any(|l| {
-                let (pat, _) = h.table(l);
-                reads_corner_coordinates(pat, l)
-            }),
+            corner_rows: (h.lookups().iter())
+                .any(|l| reads_corner_coordinates(&h.table(l).0, l))
+                .then(MoveTables::get),
             bound,
             qtm: opts.metric == Metric::Qtm,
             quarter_tables: (h.lookups().iter().enumerate())

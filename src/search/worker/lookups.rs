@@ -95,11 +95,11 @@ impl Worker<'_> {
                 successors.prefetch(corner_entry(e.node.corners));
                 return true;
             }
+            let Some(mt) = self.corner_rows else {
+                unreachable!("a lookup reads corner coordinates, so the worker has move tables")
+            };
             let [c, t] = e.node.corners.map(|x| x as usize * N_MOVES);
-            let (crow, trow) = (
-                &self.mt.corners[c..][..N_MOVES],
-                &self.mt.twist[t..][..N_MOVES],
-            );
+            let (crow, trow) = (&mt.corners[c..][..N_MOVES], &mt.twist[t..][..N_MOVES]);
             // Every move's slot, without branches (the loop over the living children ends
             // with a mispredicted branch): dead slots get entry 0, a line that stays cached.
             for k in 0..N_MOVES {
@@ -171,10 +171,10 @@ impl Worker<'_> {
         true
     }
 
-    /// The move tables, when the nodes keep their corner coordinates (`track_corners`).
+    /// The move tables, when the nodes keep their corner coordinates.
     #[inline(always)]
     pub(super) fn corner_rows(&self) -> Option<&'static MoveTables> {
-        self.track_corners.then_some(self.mt)
+        self.corner_rows
     }
 
     /// Does a split lookup `l` of `pat` read the inverse's entries first? Only for a coset
