@@ -52,6 +52,8 @@ use crate::pdb::ru::{RuSpace, RuTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
+mod walk;
+
 /// A subset of the 18 turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSet {
@@ -320,6 +322,12 @@ pub trait Target: Sync {
     fn bound_prefetched(&self, p: &Cube, q: &Cube, _token: &Token) -> u8 {
         self.bound(p, q)
     }
+    /// Is [`Target::bound`] the exact cost to arrive, in the search's metric with all its
+    /// turns, without reading `q`? Then [`solve_toward`] walks down it ([`walk`]) when the
+    /// move set is all turns.
+    fn exact(&self) -> bool {
+        false
+    }
 }
 
 /// What a target's prefetch hands to its bound: up to four table indices.
@@ -360,7 +368,7 @@ pub fn solve_toward(
     let start = Instant::now();
     let mut result = SearchResult::begun();
     result.metric = opts.metric;
-    let syllables = set.syllables(opts.metric);
+    let syllables = syllables_of(set, opts.metric);
     let wanted = opts.solutions.max(1);
     if target.reached(cube) {
         result.solved(vec![vec![]]);
@@ -369,6 +377,38 @@ pub fn solve_toward(
     }
     let q = cube.inverse();
     let mut bound = target.bound(cube, &q).max(1);
+    if target.exact() && *set == MoveSet::ALL {
+        result.lower_bound = bound;
+        if bound <= opts.max_depth {
+            let t = Instant::now();
+            observe(IterationEvent::Started { bound });
+            let distance = |p: &Cube| Some(target.bound(p, p));
+            let mut w = walk::Walk {
+                steps: &syllables,
+                distance: &distance,
+                wanted,
+                stop,
+                path: Vec::new(),
+                found: Vec::new(),
+                nodes: 0,
+            };
+            w.down(cube, bound, 3);
+            let done = Iteration {
+                bound,
+                nodes: w.nodes,
+                seconds: t.elapsed().as_secs_f64(),
+            };
+            observe(IterationEvent::Finished(done.clone()));
+            result.iterations.push(done);
+            result.nodes += w.nodes;
+            result.interrupted = stop.load(Relaxed);
+            if !w.found.is_empty() {
+                result.solved(words(&syllables, &w.found));
+            }
+        }
+        result.seconds = start.elapsed().as_secs_f64();
+        return result;
+    }
     loop {
         result.lower_bound = bound;
         if bound > opts.max_depth {
@@ -390,14 +430,7 @@ pub fn solve_toward(
             break;
         }
         if !it.found.is_empty() {
-            let mut all: Vec<Vec<Move>> = (it.found.iter())
-                .map(|path| {
-                    path.iter()
-                        .flat_map(|&k| syllables[k].moves.clone())
-                        .collect()
-                })
-                .collect();
-            all.sort();
+            let all = words(&syllables, &it.found);
             debug_assert!(all.iter().all(|s| opts.metric.length(s) == bound as usize));
             result.solved(all);
             break;
@@ -407,6 +440,42 @@ pub fn solve_toward(
     }
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+/// Makes, once, what every search with all of `metric`'s turns reads (the syllables, the
+/// symmetries): a front end calls it with its tables, so that it does not land on the first
+/// position solved.
+pub fn prepare(metric: Metric) {
+    syllables_of(&MoveSet::ALL, metric);
+    symmetries();
+}
+
+/// `set`'s syllables in `metric`; those of all turns are made once (a goal's short solves
+/// would otherwise spend most of their time making them).
+fn syllables_of(set: &MoveSet, metric: Metric) -> std::borrow::Cow<'static, [Syllable]> {
+    static ALL: std::sync::OnceLock<[Vec<Syllable>; 2]> = std::sync::OnceLock::new();
+    if *set != MoveSet::ALL {
+        return set.syllables(metric).into();
+    }
+    let all = ALL.get_or_init(|| Metric::ALL.map(|m| MoveSet::ALL.syllables(m)));
+    let i = Metric::ALL
+        .iter()
+        .position(|&m| m == metric)
+        .expect("a metric");
+    all[i].as_slice().into()
+}
+
+/// The solutions of syllable paths `found`, as turns, sorted.
+fn words(syllables: &[Syllable], found: &[Vec<usize>]) -> Vec<Vec<Move>> {
+    let mut all: Vec<Vec<Move>> = (found.iter())
+        .map(|path| {
+            path.iter()
+                .flat_map(|&k| syllables[k].moves.clone())
+                .collect()
+        })
+        .collect();
+    all.sort();
+    all
 }
 
 /// Syllables from the root to a work unit: the tree below that depth is searched in units,
@@ -666,75 +735,49 @@ pub fn solve_exact(
     let start = Instant::now();
     let syms = symmetries();
     let inv = syms.inv[sym] as usize;
-    // The set's turns in index order, each with its image in <R,U>.
+    // The set's turns in index order, each a step: its image in <R,U> acts on the conjugated
+    // position, the set's turn is what the solution shows. (The axis is the image's face: two
+    // turns of one face never both lower an exact distance.)
     let mut turns: Vec<(Move, Move)> = (crate::pdb::ru::MOVES.iter())
         .map(|&n| (Move::from_index(syms.move_conj[inv][n.index()] as usize), n))
         .collect();
     turns.sort();
+    let steps: Vec<Syllable> = (turns.iter())
+        .map(|&(m, n)| Syllable {
+            axis: n.face_index(),
+            cost: 1,
+            moves: vec![m],
+            cube: *n.cube(),
+            inverse: *n.inverse_cube(),
+        })
+        .collect();
     let c = syms.conj_cube(cube, sym);
     let d = table.distance(&c)?;
-    let mut walk = Walk {
-        table,
-        turns,
-        wanted: opts.solutions.max(1),
-        path: Vec::with_capacity(d as usize),
-        found: Vec::new(),
-        nodes: 1,
-    };
-    if d > opts.max_depth {
-        let mut r = SearchResult::begun();
-        r.lower_bound = d;
-        r.seconds = start.elapsed().as_secs_f64();
-        return Ok(r);
-    }
-    walk.down(&c, d);
     let mut r = SearchResult::begun();
     r.lower_bound = d;
-    r.nodes = walk.nodes;
-    r.iterations.push(Iteration {
-        bound: d,
-        nodes: walk.nodes,
-        seconds: start.elapsed().as_secs_f64(),
-    });
-    r.solved(walk.found);
+    if d <= opts.max_depth {
+        let distance = |p: &Cube| table.distance(p).ok();
+        let never = AtomicBool::new(false);
+        let mut walk = walk::Walk {
+            steps: &steps,
+            distance: &distance,
+            wanted: opts.solutions.max(1),
+            stop: &never,
+            path: Vec::with_capacity(d as usize),
+            found: Vec::new(),
+            nodes: 0,
+        };
+        walk.down(&c, d, 6);
+        r.nodes += walk.nodes;
+        r.iterations.push(Iteration {
+            bound: d,
+            nodes: walk.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        r.solved(words(&steps, &walk.found));
+    }
     r.seconds = start.elapsed().as_secs_f64();
     Ok(r)
-}
-
-/// The walks down the exact table from one position.
-struct Walk<'a> {
-    table: &'a RuTable,
-    /// (the set's turn, its image in `<R,U>`), by the set's turn.
-    turns: Vec<(Move, Move)>,
-    wanted: usize,
-    path: Vec<Move>,
-    found: Vec<Vec<Move>>,
-    nodes: u64,
-}
-
-impl Walk<'_> {
-    /// Every walk from `c`, at distance `d`, to solved that steps one nearer each turn, in
-    /// order, until `wanted` are found; true then.
-    fn down(&mut self, c: &Cube, d: u8) -> bool {
-        if d == 0 {
-            self.found.push(self.path.clone());
-            return self.found.len() >= self.wanted;
-        }
-        for k in 0..self.turns.len() {
-            let (m, n) = self.turns[k];
-            let next = c.apply(n);
-            self.nodes += 1;
-            if self.table.distance(&next) == Ok(d - 1) {
-                self.path.push(m);
-                let done = self.down(&next, d - 1);
-                self.path.pop();
-                if done {
-                    return true;
-                }
-            }
-        }
-        false
-    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,9 @@ pub struct GoalSolver {
     frames: Vec<usize>,
     tables: Vec<GoalTable>,
     metric: Metric,
+    /// The one table indexes the goal itself (not a relaxation): its value is the exact
+    /// distance, and the search walks down it ([`Target::exact`]).
+    exact: bool,
 }
 
 impl GoalSolver {
@@ -47,7 +50,9 @@ impl GoalSolver {
     ) -> Result<GoalSolver, TableError> {
         let parts = goal::plan(&check.goal);
         let tables = GoalTable::open_all(&parts, metric, origin, dir, mode)?;
+        subset::prepare(metric);
         Ok(GoalSolver {
+            exact: parts == [check.goal.clone()],
             frames: check.frames(),
             check,
             tables,
@@ -116,6 +121,12 @@ impl Target for GoalSolver {
         false
     }
 
+    /// The least over the orientations of exact distances is the exact distance to their
+    /// union, so any orientation keeps it exact.
+    fn exact(&self) -> bool {
+        self.exact
+    }
+
     fn prefetches(&self) -> bool {
         self.frames.len() == 1 && self.tables.len() <= Token::default().len()
     }
@@ -142,5 +153,78 @@ impl Target for GoalSolver {
         } else {
             self.bound(p, q)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::{Goal, Rng};
+    use crate::search::ALL_SOLUTIONS;
+
+    /// The same target with the walk turned off: the search's iterations read it.
+    struct Searched<'a>(&'a GoalSolver);
+
+    impl Target for Searched<'_> {
+        fn reached(&self, p: &Cube) -> bool {
+            self.0.reached(p)
+        }
+        fn bound(&self, p: &Cube, q: &Cube) -> u8 {
+            self.0.bound(p, q)
+        }
+        fn needs_inverse(&self) -> bool {
+            false
+        }
+    }
+
+    /// For goals whose one table is the goal itself, the walk down the table lists the same
+    /// optimal solutions, in the same order, as the iterations of the search with the same
+    /// bound: the first one, and all of them; in both metrics, and in any orientation.
+    #[test]
+    fn the_walk_lists_what_the_search_lists() {
+        let dir = std::env::temp_dir().join(format!("optcube-walk-{}", std::process::id()));
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(2026);
+        for (name, metric, any) in [
+            ("cross", Metric::Htm, false),
+            ("cross", Metric::Qtm, false),
+            ("eo", Metric::Htm, true),
+            ("2x2x2", Metric::Htm, false),
+        ] {
+            let check = GoalCheck {
+                goal: Goal::named(name).unwrap(),
+                any_orientation: any,
+            };
+            let solver =
+                GoalSolver::open(check, metric, "--goal", &dir, ProgressMode::Hidden).unwrap();
+            assert!(solver.exact(), "{name}: one table, the goal's own");
+            for _ in 0..6 {
+                let cube = Cube::random(&mut rng);
+                for solutions in [1, ALL_SOLUTIONS] {
+                    let opts = SearchOptions {
+                        metric,
+                        solutions,
+                        ..SearchOptions::default()
+                    };
+                    let set = &MoveSet::ALL;
+                    let walked =
+                        subset::solve_toward(&solver, &cube, set, &opts, &stop, &mut |_| {});
+                    let searched = subset::solve_toward(
+                        &Searched(&solver),
+                        &cube,
+                        set,
+                        &opts,
+                        &stop,
+                        &mut |_| {},
+                    );
+                    assert!(walked.optimal && searched.optimal);
+                    assert!(!walked.solutions.is_empty());
+                    assert_eq!(walked.lower_bound, searched.lower_bound, "{name} {metric}");
+                    assert_eq!(walked.solutions, searched.solutions, "{name} {metric}");
+                    assert_eq!(walked.iterations.len(), 1, "no iterations but the walk");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

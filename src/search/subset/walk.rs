@@ -1,0 +1,62 @@
+//! The walk down an exact distance: the one way optimal solutions are listed without
+//! iterations, for the exact `<R,U>` table ([`super::solve_exact`]) and for a target whose
+//! bound is its exact distance with every turn ([`super::Target::exact`], e.g. a goal whose
+//! one table indexes the goal itself: `cross`, `2x2x2`, `eo`, `xcross`).
+//!
+//! From a position at exact distance `d`, a step of cost `c` begins an optimal solution exactly
+//! when its child is at distance `d − c`; so the optimal step paths are the walks that lower
+//! the distance by each step's cost, and the walk looks up only the children of nodes on them.
+//! Steps are syllables; two of one axis never follow each other (the search's canonical rule),
+//! and they are tried in their order, so for a target the walk lists the same solutions in the
+//! same order as the last iteration of [`super::solve_toward`]'s search (tested against it).
+
+use super::Syllable;
+use crate::cube::Cube;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// The walks from one position.
+pub(super) struct Walk<'a> {
+    pub steps: &'a [Syllable],
+    /// The exact distance of a position (`None`: not in the walk's space).
+    pub distance: &'a dyn Fn(&Cube) -> Option<u8>,
+    pub wanted: usize,
+    pub stop: &'a AtomicBool,
+    pub path: Vec<usize>,
+    /// The step paths found, in step order.
+    pub found: Vec<Vec<usize>>,
+    /// Children looked up.
+    pub nodes: u64,
+}
+
+impl Walk<'_> {
+    /// Every walk from `p`, at distance `d`, that lowers the distance by each step's cost
+    /// (after a step of `last_axis`), in step order, until `wanted` are found or the stop is
+    /// asked; true then.
+    pub fn down(&mut self, p: &Cube, d: u8, last_axis: usize) -> bool {
+        if d == 0 {
+            self.found.push(self.path.clone());
+            return self.found.len() >= self.wanted;
+        }
+        if self.stop.load(Relaxed) {
+            return true;
+        }
+        for k in 0..self.steps.len() {
+            let s = &self.steps[k];
+            if s.axis == last_axis || s.cost > d {
+                continue;
+            }
+            let p2 = p.compose(&s.cube);
+            self.nodes += 1;
+            if (self.distance)(&p2) != Some(d - s.cost) {
+                continue;
+            }
+            self.path.push(k);
+            let done = self.down(&p2, d - s.cost, s.axis);
+            self.path.pop();
+            if done {
+                return true;
+            }
+        }
+        false
+    }
+}
