@@ -157,11 +157,9 @@ fn split(
                     *min_exceeded = (*min_exceeded).min(f);
                     continue;
                 }
-                let mut moves = Vec::with_capacity(depth as usize);
-                moves.extend_from_slice(&u.moves);
-                moves.push(m);
+                let moves = u.moves.with(m);
                 if q.is_solved() {
-                    solved.push(moves);
+                    solved.push(moves.to_vec());
                 } else if cg >= bound {
                     // At the bound and not solved: a leaf. (Only in the quarter-turn metric,
                     // where a unit's path may cost more than its moves; HTM units are
@@ -503,11 +501,12 @@ pub fn solve_observed(
 mod tests {
     use super::*;
     use crate::cube::parse_moves;
+    use crate::search::worker::UnitMoves;
     use crate::testing::korf6;
 
     fn unit(moves: &str, h: u8) -> Unit {
         Unit {
-            moves: parse_moves(moves).unwrap(),
+            moves: UnitMoves::of(&parse_moves(moves).unwrap()),
             h,
             any_first_order: false,
             cap: NO_CAP,
