@@ -380,31 +380,19 @@ pub fn solve_toward(
     if target.exact() && *set == MoveSet::ALL {
         result.lower_bound = bound;
         if bound <= opts.max_depth {
-            let t = Instant::now();
             observe(IterationEvent::Started { bound });
             let distance = |p: &Cube| Some(target.bound(p, p));
-            let mut w = walk::Walk {
-                steps: &syllables,
-                distance: &distance,
+            let it = walk_into(
+                &mut result,
+                &syllables,
+                &distance,
+                cube,
+                bound,
                 wanted,
                 stop,
-                path: Vec::new(),
-                found: Vec::new(),
-                nodes: 0,
-            };
-            w.down(cube, bound, 3);
-            let done = Iteration {
-                bound,
-                nodes: w.nodes,
-                seconds: t.elapsed().as_secs_f64(),
-            };
-            observe(IterationEvent::Finished(done.clone()));
-            result.iterations.push(done);
-            result.nodes += w.nodes;
+            );
+            observe(IterationEvent::Finished(it));
             result.interrupted = stop.load(Relaxed);
-            if !w.found.is_empty() {
-                result.solved(words(&syllables, &w.found));
-            }
         }
         result.seconds = start.elapsed().as_secs_f64();
         return result;
@@ -463,6 +451,32 @@ fn syllables_of(set: &MoveSet, metric: Metric) -> std::borrow::Cow<'static, [Syl
         .position(|&m| m == metric)
         .expect("a metric");
     all[i].as_slice().into()
+}
+
+/// Walks down the exact `distance` from `from`, at distance `d`, by `steps` ([`walk`]) into
+/// `result`: an iteration of bound `d` (returned too), its nodes, and the solutions found.
+fn walk_into(
+    result: &mut SearchResult,
+    steps: &[Syllable],
+    distance: &dyn Fn(&Cube) -> Option<u8>,
+    from: &Cube,
+    d: u8,
+    wanted: usize,
+    stop: &AtomicBool,
+) -> Iteration {
+    let t = Instant::now();
+    let (found, nodes) = walk::walks(steps, distance, from, d, wanted, stop);
+    let it = Iteration {
+        bound: d,
+        nodes,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    result.iterations.push(it.clone());
+    result.nodes += nodes;
+    if !found.is_empty() {
+        result.solved(words(steps, &found));
+    }
+    it
 }
 
 /// The solutions of syllable paths `found`, as turns, sorted.
@@ -758,23 +772,15 @@ pub fn solve_exact(
     if d <= opts.max_depth {
         let distance = |p: &Cube| table.distance(p).ok();
         let never = AtomicBool::new(false);
-        let mut walk = walk::Walk {
-            steps: &steps,
-            distance: &distance,
-            wanted: opts.solutions.max(1),
-            stop: &never,
-            path: Vec::with_capacity(d as usize),
-            found: Vec::new(),
-            nodes: 0,
-        };
-        walk.down(&c, d, 6);
-        r.nodes += walk.nodes;
-        r.iterations.push(Iteration {
-            bound: d,
-            nodes: walk.nodes,
-            seconds: start.elapsed().as_secs_f64(),
-        });
-        r.solved(words(&steps, &walk.found));
+        walk_into(
+            &mut r,
+            &steps,
+            &distance,
+            &c,
+            d,
+            opts.solutions.max(1),
+            &never,
+        );
     }
     r.seconds = start.elapsed().as_secs_f64();
     Ok(r)

@@ -14,25 +14,50 @@ use super::Syllable;
 use crate::cube::Cube;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
+/// Every walk from `from`, at distance `d`, that lowers `distance` by each step's cost, in
+/// step order, until `wanted` are found or `stop` is asked: the step paths found, and the
+/// children looked up.
+pub(super) fn walks(
+    steps: &[Syllable],
+    distance: &dyn Fn(&Cube) -> Option<u8>,
+    from: &Cube,
+    d: u8,
+    wanted: usize,
+    stop: &AtomicBool,
+) -> (Vec<Vec<usize>>, u64) {
+    let mut w = Walk {
+        steps,
+        distance,
+        wanted,
+        stop,
+        path: Vec::with_capacity(d as usize),
+        found: Vec::new(),
+        nodes: 0,
+    };
+    // No axis before the first step.
+    w.down(from, d, usize::MAX);
+    (w.found, w.nodes)
+}
+
 /// The walks from one position.
-pub(super) struct Walk<'a> {
-    pub steps: &'a [Syllable],
+struct Walk<'a> {
+    steps: &'a [Syllable],
     /// The exact distance of a position (`None`: not in the walk's space).
-    pub distance: &'a dyn Fn(&Cube) -> Option<u8>,
-    pub wanted: usize,
-    pub stop: &'a AtomicBool,
-    pub path: Vec<usize>,
+    distance: &'a dyn Fn(&Cube) -> Option<u8>,
+    wanted: usize,
+    stop: &'a AtomicBool,
+    path: Vec<usize>,
     /// The step paths found, in step order.
-    pub found: Vec<Vec<usize>>,
+    found: Vec<Vec<usize>>,
     /// Children looked up.
-    pub nodes: u64,
+    nodes: u64,
 }
 
 impl Walk<'_> {
     /// Every walk from `p`, at distance `d`, that lowers the distance by each step's cost
     /// (after a step of `last_axis`), in step order, until `wanted` are found or the stop is
     /// asked; true then.
-    pub fn down(&mut self, p: &Cube, d: u8, last_axis: usize) -> bool {
+    fn down(&mut self, p: &Cube, d: u8, last_axis: usize) -> bool {
         if d == 0 {
             self.found.push(self.path.clone());
             return self.found.len() >= self.wanted;
