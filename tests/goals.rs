@@ -84,6 +84,8 @@ fn all_optimal_goal_solutions_equal_brute_force() {
         ("cross", "R U F D2 L B' R2", true, Metric::Htm),
         ("eo", "F R B' U L D'", false, Metric::Htm),
         ("eo", "F R B' U", false, Metric::Qtm),
+        ("eo-ud", "U R F' D L B", false, Metric::Htm),
+        ("eo-rl", "R U F' L D", false, Metric::Htm),
         ("2x2x2", "R U F D2 L", false, Metric::Htm),
         ("cross", "L F' D B", false, Metric::Qtm),
     ];
@@ -166,7 +168,7 @@ fn target_positions() {
 /// any table is touched.
 #[test]
 fn bad_goals_and_masks_are_refused() {
-    let cross = Goal::named("cross").unwrap().mask();
+    let cross = Goal::named("cross").unwrap().mask().unwrap();
     let with = |i: usize, c: u8| {
         let mut m = cross.clone().into_bytes();
         m[i] = c;

@@ -33,7 +33,14 @@ pub fn run(args: ShowArgs) -> Result<i32, Failure> {
     };
     let mut free = [false; 54];
     if let Some(g) = &goal {
-        for (i, b) in g.mask().bytes().enumerate() {
+        let mask = g.mask().ok_or_else(|| {
+            Failure(format!(
+                "goal {} is about another axis than F/B, which no mask says (its pieces are \
+                 those of the goal it rotates; see docs/goals.md)",
+                g.name()
+            ))
+        })?;
+        for (i, b) in mask.bytes().enumerate() {
             free[i] = b == b'x';
         }
     }

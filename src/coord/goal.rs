@@ -3,7 +3,8 @@
 //! held in orientation `S` when `S⁻¹ P S` meets it ([`conjugate`]).
 
 use super::symmetry::{Symmetries, symmetries};
-use crate::cube::{Cube, Goal};
+use crate::cube::{Axis, Cube, Face, Goal, Move};
+use std::sync::OnceLock;
 
 /// A goal as a solution is checked against it: the goal, and whether any whole-cube
 /// orientation of it counts.
@@ -15,12 +16,13 @@ pub struct GoalCheck {
 
 impl GoalCheck {
     /// The symmetries (indices of [`crate::coord::symmetry::Symmetries`]) whose conjugates are
-    /// tried: the identity, or the 24 rotations (the even indices: no mirror factor).
+    /// tried: the 24 rotations (the even indices: no mirror factor) in any orientation, else
+    /// the one that holds the goal's axis as F/B ([`axis_frame`]; the identity for F/B).
     pub fn frames(&self) -> Vec<usize> {
         if self.any_orientation {
             (0..48).step_by(2).collect()
         } else {
-            vec![0]
+            vec![axis_frame(self.goal.axis())]
         }
     }
 
@@ -56,6 +58,33 @@ impl GoalCheck {
     }
 }
 
+/// The rotation `s` for which `S_s⁻¹ P S_s` has its edges oriented in Kociemba's sense (about
+/// F/B) exactly when `P`'s are oriented about `axis`: the one whose conjugate of a quarter
+/// turn flips edges for that axis's faces and for no other (found once among the 24, by that
+/// property, rather than written down as an index).
+pub fn axis_frame(axis: Axis) -> usize {
+    static FRAMES: OnceLock<[usize; 3]> = OnceLock::new();
+    let frames = FRAMES.get_or_init(|| {
+        let syms = symmetries();
+        let flips = |f: Face, s: usize| {
+            let c = conjugate(syms, Move::new(f, 1).cube(), s);
+            (0..12).any(|i| c.edge_ori(i) != 0)
+        };
+        let find = |face: Face| {
+            (0..48)
+                .step_by(2)
+                .find(|&s| {
+                    [Face::U, Face::R, Face::F]
+                        .iter()
+                        .all(|&f| flips(f, s) == (f == face))
+                })
+                .expect("a rotation takes every axis onto F/B")
+        };
+        [0, find(Face::U), find(Face::R)]
+    });
+    frames[axis as usize]
+}
+
 /// `S_s⁻¹ c S_s` (the identity needs no work).
 #[inline]
 pub fn conjugate(syms: &Symmetries, c: &Cube, s: usize) -> Cube {
@@ -63,5 +92,72 @@ pub fn conjugate(syms: &Symmetries, c: &Cube, s: usize) -> Cube {
         *c
     } else {
         syms.conj_cube(c, syms.inv[s] as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::{Move, Rng};
+
+    /// `eo-ud` holds on every position the moves that keep U/D edge orientation make (R, L, F,
+    /// B and the U/D half turns), and fails after one more U quarter turn; `eo-rl` the same
+    /// with U, D, F, B, R2, L2 and an R. (A check by the groups, not by the frames: the
+    /// moves are applied to the raw cube.)
+    #[test]
+    fn eo_about_each_axis_is_kept_by_its_group() {
+        let mut rng = Rng::new(77);
+        let m = |f: Face, q: u8| Move::new(f, q);
+        for (name, group, breaker) in [
+            (
+                "eo-ud",
+                [
+                    m(Face::R, 1),
+                    m(Face::L, 1),
+                    m(Face::F, 1),
+                    m(Face::B, 1),
+                    m(Face::U, 2),
+                    m(Face::D, 2),
+                ],
+                m(Face::U, 1),
+            ),
+            (
+                "eo-rl",
+                [
+                    m(Face::U, 1),
+                    m(Face::D, 1),
+                    m(Face::F, 1),
+                    m(Face::B, 1),
+                    m(Face::R, 2),
+                    m(Face::L, 2),
+                ],
+                m(Face::R, 1),
+            ),
+        ] {
+            let check = GoalCheck {
+                goal: Goal::named(name).unwrap(),
+                any_orientation: false,
+            };
+            let eo = GoalCheck {
+                goal: Goal::named("eo").unwrap(),
+                any_orientation: false,
+            };
+            let mut fb_oriented = 0;
+            for _ in 0..200 {
+                let seq: Vec<Move> = (0..20).map(|_| group[rng.below(6) as usize]).collect();
+                let c = Cube::SOLVED.apply_seq(&seq);
+                assert!(check.holds(&c), "{name} after {seq:?}");
+                assert!(
+                    !check.holds(&c.apply(breaker)),
+                    "{name} after {seq:?} {breaker}"
+                );
+                fb_oriented += eo.holds(&c) as u32;
+            }
+            // The axes differ: most of these positions are not oriented about F/B.
+            assert!(
+                fb_oriented < 50,
+                "{name}: {fb_oriented} of 200 also F/B-oriented"
+            );
+        }
     }
 }

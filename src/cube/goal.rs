@@ -35,6 +35,20 @@ pub struct Goal {
     edge_oriented: [bool; 12],
     /// A goal the position must meet before it is asked for this one (`ll` needs `f2l`).
     requires: Option<&'static str>,
+    /// The axis "oriented" refers to: the classes are those of the goal held so that this
+    /// axis's faces take the F/B faces' part (`eo-ud`: the U and D quarter turns flip edges).
+    axis: Axis,
+}
+
+/// The axis a goal's orientations refer to ([`Goal::axis`]): Kociemba's F/B (F and B quarter
+/// turns flip edges), or U/D, or R/L. A goal about U/D or R/L is the F/B goal held in a
+/// whole-cube orientation that takes that axis onto F/B (`coord::goal::GoalCheck::frames`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Axis {
+    #[default]
+    FB,
+    UD,
+    RL,
 }
 
 /// One named goal, declared as data: the pieces that must be home, the oriented classes, and
@@ -48,6 +62,7 @@ pub struct NamedGoal {
     corner_classes: &'static [&'static [u8]],
     edge_classes: &'static [&'static [u8]],
     requires: Option<&'static str>,
+    axis: Axis,
 }
 
 const ALL_CORNERS: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7];
@@ -69,6 +84,7 @@ const fn named(
         corner_classes: &[],
         edge_classes: &[],
         requires: None,
+        axis: Axis::FB,
     }
 }
 
@@ -114,6 +130,26 @@ pub const NAMED: &[NamedGoal] = &[
         ..named(
             "eo",
             "every edge oriented in Kociemba's sense (F and B quarter turns flip), anywhere",
+            &[],
+            &[],
+        )
+    },
+    NamedGoal {
+        edge_classes: &[ALL_EDGES],
+        axis: Axis::UD,
+        ..named(
+            "eo-ud",
+            "every edge oriented about the U/D axis (U and D quarter turns flip), anywhere",
+            &[],
+            &[],
+        )
+    },
+    NamedGoal {
+        edge_classes: &[ALL_EDGES],
+        axis: Axis::RL,
+        ..named(
+            "eo-rl",
+            "every edge oriented about the R/L axis (R and L quarter turns flip), anywhere",
             &[],
             &[],
         )
@@ -219,6 +255,7 @@ impl Goal {
             corner_oriented: [false; 8],
             edge_oriented: [false; 12],
             requires: n.requires,
+            axis: n.axis,
         };
         classes(
             n.home_corners,
@@ -294,6 +331,7 @@ impl Goal {
             corner_oriented: [false; 8],
             edge_oriented: [false; 12],
             requires: None,
+            axis: Axis::FB,
         };
         let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
         let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
@@ -327,7 +365,14 @@ impl Goal {
             .map(|n| Goal::named(n).expect("a named goal requires a named goal"))
     }
 
-    /// Does `cube` meet the goal?
+    /// The axis its orientations refer to. [`Goal::holds`] reads them about F/B: a goal about
+    /// another axis is checked on the position held in the orientation of
+    /// `coord::goal::GoalCheck::frames`.
+    pub fn axis(&self) -> Axis {
+        self.axis
+    }
+
+    /// Does `cube` meet the goal, its orientations read about the F/B axis?
     #[inline]
     pub fn holds(&self, cube: &Cube) -> bool {
         (0..8).all(|i| {
@@ -347,6 +392,7 @@ impl Goal {
             == Goal {
                 name: self.name.clone(),
                 requires: self.requires,
+                axis: self.axis,
                 ..Goal::solved()
             }
     }
@@ -433,7 +479,12 @@ impl Goal {
 
     /// The mask a person can check by eye: the stickers of home pieces in their colours, the
     /// reference sticker of an oriented class's slots in its solved colour, `x` elsewhere.
-    pub fn mask(&self) -> String {
+    /// `None` for a goal about another axis than F/B (`eo-ud`): a mask's reference stickers
+    /// are those of F/B, so no mask says it.
+    pub fn mask(&self) -> Option<String> {
+        if self.axis != Axis::FB {
+            return None;
+        }
         let mut m = *b"xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
         let solved = SOLVED_FACELETS.as_bytes();
         let mut mark = |facelets: &[usize], class: u8, oriented: bool, size: usize| {
@@ -458,7 +509,7 @@ impl Goal {
                 mark(facelets[p], classes[p], oriented[p], size);
             }
         }
-        String::from_utf8(m.to_vec()).expect("ASCII")
+        Some(String::from_utf8(m.to_vec()).expect("ASCII"))
     }
 }
 
@@ -590,9 +641,12 @@ mod tests {
         );
         assert_eq!(Goal::named("eo").unwrap().key(), "cxxxxxxxxeAAAAAAAAAAAA");
         assert_eq!(Goal::named("oll").unwrap().key(), "cAAAAhhhheAAAAhhhhhhhh");
-        for n in NAMED.iter().filter(|n| !["eo", "dr"].contains(&n.name)) {
+        for n in NAMED
+            .iter()
+            .filter(|n| !["eo", "eo-ud", "eo-rl", "dr"].contains(&n.name))
+        {
             let g = Goal::named(n.name).unwrap();
-            let back = Goal::from_mask(&g.mask()).unwrap();
+            let back = Goal::from_mask(&g.mask().unwrap()).unwrap();
             assert_eq!(back.key(), g.key(), "{}", n.name);
         }
         assert!(Goal::solved().is_solved_goal());
@@ -602,7 +656,7 @@ mod tests {
 
     #[test]
     fn bad_masks_name_their_facelet() {
-        let cross = Goal::named("cross").unwrap().mask();
+        let cross = Goal::named("cross").unwrap().mask().unwrap();
         assert_eq!(Goal::from_mask("xx").unwrap_err(), GoalError::MaskLength(2));
         let mut m = cross.clone().into_bytes();
         m[0] = b'Q';
