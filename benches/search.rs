@@ -41,7 +41,12 @@ fn corner_heuristic() -> Heuristic {
         Pattern::CORNERS.entries(),
         "entries",
     );
-    let table = generate(Pattern::CORNERS, Method::Bfs, &progress);
+    let table = generate(
+        Pattern::CORNERS,
+        Method::Bfs,
+        &progress,
+        &mut optcube::pdb::checkpoint::Checkpoint::none(),
+    );
     eprintln!(
         "corner table generated in {:.1} s ({} threads)",
         t.elapsed().as_secs_f64(),

@@ -1,5 +1,6 @@
 //! Shared test fixtures: tables built in-process once per test binary.
 
+use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::{Method, NibbleTable, Pattern, generate};
 use crate::progress::{Progress, ProgressMode};
 use crate::search::Heuristic;
@@ -12,7 +13,7 @@ pub fn build(p: Pattern, method: Method, threads: usize) -> NibbleTable {
         .build()
         .unwrap();
     let progress = Progress::new(ProgressMode::Hidden, p.name(), p.entries(), "entries");
-    pool.install(|| generate(p, method, &progress))
+    pool.install(|| generate(p, method, &progress, &mut Checkpoint::none()))
 }
 
 /// The `korf6` set (corners, edges6a, edges6b) as a heuristic with the corner successor table,

@@ -480,6 +480,32 @@ fn damaged_tables_are_reported_never_rebuilt() {
     assert_eq!(std::fs::read(dir.join("edges6a.pdb")).unwrap(), other);
 }
 
+/// A damaged checkpoint of an interrupted build is refused with exit 2, naming the file, and
+/// is neither used nor removed; `pdb verify` lists it. (A good one resumes: the library test
+/// `a_resumed_build_gives_the_same_table`.)
+#[test]
+fn a_damaged_checkpoint_is_refused() {
+    let dir = test_dir("damaged-checkpoint");
+    let d = dir.to_str().unwrap();
+    let partial = dir.join("sym48e5.pdb.partial");
+    std::fs::write(&partial, b"half a checkpoint").unwrap();
+    let o = optcube(&["pdb", "build", "--set", "sym48e5", "--dir", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("sym48e5.pdb.partial") && stderr(&o).contains("delete it"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stderr(&o).contains("coset classes"),
+        "built: {}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&partial).unwrap(), b"half a checkpoint");
+    let o = optcube(&["pdb", "verify", "--dir", d]);
+    assert!(stderr(&o).contains("sym48e5.pdb.partial"), "{}", stderr(&o));
+}
+
 /// The leftovers of an interrupted write are listed by `pdb verify`, and the next build of
 /// the same table removes them; a directory that cannot be written is refused before any
 /// table is built.

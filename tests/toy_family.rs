@@ -42,7 +42,7 @@ const TOY: Family = Family {
     turned: Turned::Never,
     store: Store::Nibbles,
     builder: Builder::Own {
-        build: |progress| generate::iddfs(Pattern(&TOY), progress),
+        build: |progress, _checkpoint| generate::iddfs(Pattern(&TOY), progress),
         entries: ENTRIES,
         bytes: 1 << 20,
     },

@@ -32,6 +32,11 @@ pub enum PdbCmd {
         /// name (`--set sym48e8-qtm`) is built in either case.
         #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
         metric: optcube::cube::Metric,
+        /// Seconds between checkpoints of a long build (the coset tables from sym48e5 up):
+        /// the table so far is saved to NAME.pdb.partial, and a build interrupted after one
+        /// resumes from it when run again. 0: no checkpoints.
+        #[arg(long, value_name = "SECS", default_value_t = optcube::pdb::checkpoint::DEFAULT_EVERY.as_secs())]
+        checkpoint_every: u64,
     },
     /// Print the set `solve` uses without --set in this directory (the fastest whose tables
     /// are there, else the fastest whose build fits in the memory available); why on stderr.
@@ -107,6 +112,19 @@ fn report_stale(dir: &std::path::Path) {
             t.display()
         );
     }
+    // Checkpoints of interrupted builds ([`optcube::pdb::checkpoint`]).
+    let partial = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    for p in partial
+        .map(|e| e.path())
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".pdb.partial")))
+    {
+        let mb = std::fs::metadata(&p).map_or(0, |m| m.len() >> 20);
+        eprintln!(
+            "checkpoint {} ({mb} MB): an interrupted build's; `optcube pdb build` of that table \
+             resumes from it",
+            p.display()
+        );
+    }
 }
 
 pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
@@ -117,6 +135,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             method,
             force,
             metric,
+            checkpoint_every,
         } => {
             let dir = common.dir();
             let set = if set.is_empty() {
@@ -138,6 +157,8 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
                     method.into(),
                     force,
                     ProgressMode::auto(),
+                    (checkpoint_every > 0)
+                        .then(|| std::time::Duration::from_secs(checkpoint_every)),
                 )?;
                 for r in &reports {
                     if r.seconds.is_none() {
@@ -188,6 +209,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             let dir = common.dir();
             let reports = common.pooled(|| Ok(optcube::solvers::inspect(&dir)))?;
             if reports.is_empty() {
+                report_stale(&dir);
                 return Err(Failure(format!("no table files in {}", dir.display())));
             }
             for r in &reports {

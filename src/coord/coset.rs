@@ -355,47 +355,57 @@ pub fn sep_flip_edges(x: usize) -> ([u8; 12], [u8; 12]) {
     (ep, eo)
 }
 
-/// Values of the `eK` edge part (K = 0 to 8): the separation × the flips of the first
-/// min(K, 4) E pieces × the flips of the first K − 4 M pieces (for K > 4). `e1`: 69,300;
-/// `e4`: 554,400; `e6`: 2,217,600; `e8`: 8,870,400.
+/// Values of the `eK` edge part (K = 0 to 11): the separation × the flips of the first
+/// min(K, 4) E pieces × the flips of the first min(K − 4, 4) M pieces (for K > 4) × the flips
+/// of the first K − 8 S pieces (for K > 8). `e1`: 69,300; `e4`: 554,400; `e6`: 2,217,600;
+/// `e8`: 8,870,400; `e9`: 17,740,800. (Eleven flips at most: the twelfth follows.)
 pub const fn n_sep_flip_k(k: u8) -> usize {
-    assert!(k <= 8, "eK edge parts are e0 to e8");
+    assert!(k <= 11, "eK edge parts are e0 to e11");
     N_SLICE_SEP << k
 }
 
 /// Values of the `e6` edge part ([`n_sep_flip_k`]).
 pub const N_SEP_FLIP6: usize = n_sep_flip_k(6);
 
-/// E and M pieces whose flips the `eK` edge part records: the first min(K, 4) E pieces, then
-/// the first K − 4 M pieces.
-const fn flipped_pieces(k: u8) -> (u32, u32) {
+/// E, M and S pieces whose flips the `eK` edge part records: the first min(K, 4) E pieces,
+/// then the first min(K − 4, 4) M pieces, then the first K − 8 S pieces.
+const fn flipped_pieces(k: u8) -> (u32, u32, u32) {
     let e = if k < 4 { k } else { 4 };
-    (e as u32, (k - e) as u32)
+    let m = if k - e < 4 { k - e } else { 4 };
+    (e as u32, m as u32, (k - e - m) as u32)
 }
 
-/// The `eK` edge part (K = 0 to 8) of a position from its edge bytes: `((separation · 2^E +
-/// E flips) · 2^M + M flips`, where bit `k` of the E (M) flips is the flip of the `k`-th place
-/// (in place order, `k` below E = min(K, 4), M = K − E) holding an E (M) piece. For K = 4 it is
-/// [`sep_flip_bytes`]. A function of the full-flip coset (separation and the flip of every
-/// place): what [`crate::pdb::sym48ek`] needs of it.
+/// The `eK` edge part (K = 0 to 11) of a position from its edge bytes: `((separation · 2^E +
+/// E flips) · 2^M + M flips) · 2^S + S flips`, where bit `k` of the E (M, S) flips is the flip
+/// of the `k`-th place (in place order, `k` below E = min(K, 4), M = min(K − E, 4), S = K − E
+/// − M) holding an E (M, S) piece. For K = 4 it is [`sep_flip_bytes`]; for K ≤ 8 the S part is
+/// empty and compiled away. A function of the full-flip coset (separation and the flip of
+/// every place): what [`crate::pdb::sym48ek`] needs of it.
 #[inline(always)]
 pub fn sep_flip_k_bytes<const K: u8>(e: &[u8; 16]) -> usize {
     let (in_e, in_m, flips) = edge_masks(e);
-    let (ne, nm) = flipped_pieces(K);
+    let (ne, nm, ns) = flipped_pieces(K);
     let sep = sep_of_masks(in_e, in_m);
     let with_e = (sep << ne) + (compact(flips, in_e) & ((1 << ne) - 1)) as usize;
-    (with_e << nm) + (compact(flips, in_m) & ((1 << nm) - 1)) as usize
+    let with_m = (with_e << nm) + (compact(flips, in_m) & ((1 << nm) - 1)) as usize;
+    if ns == 0 {
+        return with_m;
+    }
+    let in_s = !(in_e | in_m) & 0xfff;
+    (with_m << ns) + (compact(flips, in_s) & ((1 << ns) - 1)) as usize
 }
 
 /// Edges (permutation, flips) with `eK` edge part `x`: [`slice_sep_edges`], the first
-/// min(K, 4) E pieces and the first K − 4 M pieces flipped as the low bits say, every other
-/// edge unflipped.
+/// min(K, 4) E pieces, the first min(K − 4, 4) M pieces and the first K − 8 S pieces flipped
+/// as the low bits say, every other edge unflipped.
 pub fn sep_flip_k_edges<const K: u8>(x: usize) -> ([u8; 12], [u8; 12]) {
-    let (ne, nm) = flipped_pieces(K);
-    let (m_flips, e_flips) = (x & ((1 << nm) - 1), x >> nm & ((1 << ne) - 1));
-    let ep = slice_sep_edges(x >> (ne + nm));
+    let (ne, nm, ns) = flipped_pieces(K);
+    let s_flips = x & ((1 << ns) - 1);
+    let m_flips = x >> ns & ((1 << nm) - 1);
+    let e_flips = x >> (ns + nm) & ((1 << ne) - 1);
+    let ep = slice_sep_edges(x >> (ne + nm + ns));
     let mut eo = [0u8; 12];
-    let (mut ke, mut km) = (0, 0);
+    let (mut ke, mut km, mut ks) = (0, 0, 0);
     for (p, &piece) in ep.iter().enumerate() {
         match edge_slice(piece) {
             0 if ke < ne => {
@@ -405,6 +415,10 @@ pub fn sep_flip_k_edges<const K: u8>(x: usize) -> ([u8; 12], [u8; 12]) {
             1 if km < nm => {
                 eo[p] = (m_flips >> km & 1) as u8;
                 km += 1;
+            }
+            2 if ks < ns => {
+                eo[p] = (s_flips >> ks & 1) as u8;
+                ks += 1;
             }
             _ => {}
         }
@@ -480,8 +494,8 @@ mod tests {
     use crate::cube::Rng;
 
     /// The byte-mask extraction agrees with the loop over places, and the edge parts with
-    /// each other (`e8` extends `e7`, which extends `e6`, which extends `e4`, which extends the
-    /// separation).
+    /// each other (`e9` extends `e8`, which extends `e7`, which extends `e6`, which extends `e4`,
+    /// which extends the separation).
     #[test]
     fn edge_masks_and_parts_agree() {
         let mut rng = Rng::new(20);
@@ -514,6 +528,9 @@ mod tests {
             assert_eq!(sep_flip_k_bytes::<6>(e) % 4, mf[0] | mf[1] << 1);
             let m_bits = (0..4).map(|k| mf[k] << k).sum::<usize>();
             assert_eq!(sep_flip_k_bytes::<8>(e) % 16, m_bits);
+            // e9 adds the first S piece's flip below e8's bits.
+            let k9 = sep_flip_k_bytes::<9>(e);
+            assert_eq!((k9 >> 1, k9 & 1), (k8, of(2)[0]));
         }
     }
 

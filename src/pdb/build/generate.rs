@@ -18,6 +18,7 @@
 
 use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use crate::pdb::bfs::bfs;
+use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::family::{Builder, LayoutTask, Pattern};
 use crate::pdb::layout::{InMetric, Layout};
 use crate::pdb::table::{NibbleTable, UNKNOWN};
@@ -67,13 +68,19 @@ impl Method {
 
 /// Builds the table of `pattern` with `method` on the current rayon pool. IDDFS is for the
 /// families built over their own index ([`Pattern::built_over_own_index`]); the caller checks.
-pub fn generate(pattern: Pattern, method: Method, progress: &Progress) -> NibbleTable {
+/// A family's own builder resumes from and writes `checkpoint` ([`Pattern::checkpointed`]).
+pub fn generate(
+    pattern: Pattern,
+    method: Method,
+    progress: &Progress,
+    checkpoint: &mut Checkpoint,
+) -> NibbleTable {
     match (pattern.family().builder, method) {
         (Builder::Layout(run), Method::Bfs) => {
             run(LayoutTask::Bfs { pattern, progress }).expect("a build task returns its table")
         }
         (Builder::Layout(_), Method::Iddfs) => iddfs(pattern, progress),
-        (Builder::Own { build, .. }, Method::Bfs) => build(progress),
+        (Builder::Own { build, .. }, Method::Bfs) => build(progress, checkpoint),
         (Builder::Own { .. }, Method::Iddfs) => {
             panic!("{pattern} is built breadth-first only")
         }

@@ -9,6 +9,7 @@
 
 use crate::cube::{Cube, Metric};
 use crate::pdb::batch::{BATCH, Batch};
+use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::table::NibbleTable;
 use crate::progress::Progress;
 
@@ -117,7 +118,9 @@ pub enum Builder {
     /// By the family's own builder, whose progress counts `entries` and which holds `bytes`
     /// at its peak (checked against the free memory first).
     Own {
-        build: fn(&Progress) -> NibbleTable,
+        /// Builds the table, resuming from the checkpoint's table when it holds one and
+        /// writing checkpoints as it goes ([`crate::pdb::checkpoint`]).
+        build: fn(&Progress, &mut Checkpoint) -> NibbleTable,
         entries: u64,
         bytes: u64,
     },

@@ -155,6 +155,8 @@ impl Pattern {
     pub const SYM48E7: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E7);
     /// With all four M pieces' flips: 30,097,267,200 entries ([`crate::pdb::sym48ek`]).
     pub const SYM48E8: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8);
+    /// And the first S piece's flip: 60,194,534,400 entries, 15.3 GB ([`crate::pdb::sym48ek`]).
+    pub const SYM48E9: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E9);
 
     /// The quarter-turn twins ([`Family::in_quarter_turns`]) of the Korf set's tables, of the
     /// fallbacks and of the smallest coset table: breadth-first over the 12 quarter turns.
@@ -175,7 +177,7 @@ impl Pattern {
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 30] = [
+    pub const ALL: [Pattern; 31] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
@@ -196,6 +198,7 @@ impl Pattern {
         Pattern::SYM48E6,
         Pattern::SYM48E7,
         Pattern::SYM48E8,
+        Pattern::SYM48E9,
         Pattern::CORNERS_QTM,
         Pattern::EDGES7A_QTM,
         Pattern::EDGES7B_QTM,
@@ -328,6 +331,15 @@ impl Pattern {
     /// have an IDDFS build too.
     pub fn built_over_own_index(self) -> bool {
         matches!(self.0.builder, Builder::Layout(_))
+    }
+
+    /// Does its build write checkpoints and resume from them ([`crate::pdb::checkpoint`])? The
+    /// families built by their own builder straight into 2-bit lines with a fixed base: the
+    /// coset tables from `sym48e5` up, builds of minutes (`e1` to `e4`, built as nibbles in
+    /// at most 4.4 minutes, start over).
+    pub fn checkpointed(self) -> bool {
+        matches!(self.0.builder, Builder::Own { .. })
+            && matches!(self.0.store, Store::Lines { base: Some(_) })
     }
 
     /// Entries the build's progress counts: the table's own, or those its own builder fills.

@@ -6,6 +6,7 @@
 //! itself otherwise ([`in_metric`]).
 
 use crate::cube::Metric;
+use crate::pdb::checkpoint::{Checkpoint, DEFAULT_EVERY};
 use crate::pdb::family::Pattern;
 use crate::pdb::file::{self, TableError, TableInfo, TableKind, table_path};
 use crate::pdb::generate::{Method, generate};
@@ -13,7 +14,7 @@ use crate::pdb::table::{NibbleTable, bytes_for};
 use crate::progress::{Progress, ProgressMode};
 use crate::sys::{available_memory, free_disk};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default directory for tables: `$OPTCUBE_PDB_DIR`, else `pdb/`.
 pub fn default_dir() -> PathBuf {
@@ -83,9 +84,10 @@ const fn coset_set(
 /// two 6-edge tables), `huge` (phase1sorted and corners), and the ladder of 48-symmetry coset
 /// sets: `sym48` (the coset table, always probed on the inverse too), `sym48e1` to `sym48e3`
 /// (with the first one to three E-slice edges' flips), `sym48e4` (all four), `sym48e5` to
-/// `sym48e8` (and one to four M edges' flips). Each coset table doubles the one before it;
+/// `sym48e8` (and one to four M edges' flips), `sym48e9` (and one S edge's). Each coset table
+/// doubles the one before it;
 /// the small ones (to `sym48e3`) carry the [`SMALL_FALLBACKS`], the others the [`FALLBACKS`].
-pub const SETS: [SetSpec; 12] = [
+pub const SETS: [SetSpec; 13] = [
     SetSpec {
         name: "korf",
         help: "corners, two 7-edge tables, edge permutation: 0.8 GB",
@@ -95,7 +97,7 @@ pub const SETS: [SetSpec; 12] = [
             Pattern::EDGES7B,
             Pattern::EDGEPERM,
         ],
-        solve_rank: 10,
+        solve_rank: 11,
         first_build_secs: None,
     },
     SetSpec {
@@ -103,7 +105,7 @@ pub const SETS: [SetSpec; 12] = [
         help: "corners and two 6-edge tables: 86 MB",
         tables: &[Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B],
         // The weakest: picked only when nothing better is present.
-        solve_rank: 11,
+        solve_rank: 12,
         first_build_secs: None,
     },
     SetSpec {
@@ -111,69 +113,76 @@ pub const SETS: [SetSpec; 12] = [
         help: "phase1sorted + corners: 2.3 GB, random positions",
         tables: &[Pattern::PHASE1_SORTED, Pattern::CORNERS],
         // Behind sym48e2 and e3 (13.2 s a 17-mover against 9.2 and 3.8, results/ladder.md).
-        solve_rank: 7,
+        solve_rank: 8,
         first_build_secs: Some(80),
     },
     coset_set(
         "sym48",
         "the 48-symmetry coset table: 30 MB, random positions",
         &coset_tables(Pattern::SYM48E0, SMALL_FALLBACKS),
-        9,
+        10,
         Some(10),
     ),
     coset_set(
         "sym48e1",
         "with the first E-slice edge's flip: 59 MB",
         &coset_tables(Pattern::SYM48E1, SMALL_FALLBACKS),
-        8,
+        9,
         None,
     ),
     coset_set(
         "sym48e2",
         "two E-slice edges' flips: 118 MB",
         &coset_tables(Pattern::SYM48E2, SMALL_FALLBACKS),
-        6,
+        7,
         None,
     ),
     coset_set(
         "sym48e3",
         "three: 235 MB",
         &coset_tables(Pattern::SYM48E3, SMALL_FALLBACKS),
-        5,
+        6,
         None,
     ),
     coset_set(
         "sym48e4",
         "all four E-slice edges' flips: 478 MB",
         &coset_tables(Pattern::SYM48E4, FALLBACKS),
-        4,
+        5,
         Some(200),
     ),
     coset_set(
         "sym48e5",
         "and one M edge's flip: 0.94 GB",
         &coset_tables(Pattern::SYM48E5, FALLBACKS),
-        3,
+        4,
         None,
     ),
     coset_set(
         "sym48e6",
         "and two M edges' flips: 1.9 GB",
         &coset_tables(Pattern::SYM48E6, FALLBACKS),
-        2,
+        3,
         Some(330),
     ),
     coset_set(
         "sym48e7",
         "three M edges: 3.8 GB, built with 6 GB",
         &coset_tables(Pattern::SYM48E7, FALLBACKS),
-        1,
+        2,
         None,
     ),
     coset_set(
         "sym48e8",
         "all four: 7.5 GB, built with 9 GB",
         &coset_tables(Pattern::SYM48E8, FALLBACKS),
+        1,
+        None,
+    ),
+    coset_set(
+        "sym48e9",
+        "and the first S edge's flip: 15.3 GB, built with 17 GB",
+        &coset_tables(Pattern::SYM48E9, FALLBACKS),
         0,
         None,
     ),
@@ -447,13 +456,15 @@ pub struct BuildReport {
 
 /// Builds every table of `patterns` that is missing or invalid in `dir` (valid ones are kept;
 /// the reports say which were replaced and why). Checks memory and disk first. Uses the
-/// current rayon pool.
+/// current rayon pool. A long build writes a checkpoint every `every` (`None`: none) and
+/// resumes from the one an interrupted build left ([`crate::pdb::checkpoint`]).
 pub fn build_missing(
     dir: &Path,
     patterns: &[Pattern],
     method: Method,
     force: bool,
     mode: ProgressMode,
+    every: Option<Duration>,
 ) -> Result<Vec<BuildReport>, SetError> {
     create_dir(dir)?;
     let mut reports = Vec::new();
@@ -494,7 +505,7 @@ pub fn build_missing(
     if !todo.is_empty() && !force {
         (todo, invalid) = sort(&todo)?;
     }
-    let mut built = build(dir, &todo, method, mode)?;
+    let mut built = build(dir, &todo, method, mode, every)?;
     for r in built.iter_mut() {
         r.replaced = invalid
             .iter()
@@ -513,12 +524,15 @@ fn create_dir(dir: &Path) -> Result<(), SetError> {
 }
 
 /// Builds and saves the tables of `todo` in `dir`, one in memory at a time, after checking
-/// that the largest fits in memory and all of them on disk. Uses the current rayon pool.
+/// that the largest fits in memory and all of them on disk. Uses the current rayon pool. A
+/// checkpointed build ([`Pattern::checkpointed`]) resumes from the checkpoint in `dir` and
+/// writes one every `every`.
 fn build(
     dir: &Path,
     todo: &[Pattern],
     method: Method,
     mode: ProgressMode,
+    every: Option<Duration>,
 ) -> Result<Vec<BuildReport>, SetError> {
     if todo.is_empty() {
         return Ok(Vec::new());
@@ -567,11 +581,19 @@ fn build(
     let mut reports = Vec::new();
     for &p in todo {
         let path = table_path(dir, p.name());
+        let mut checkpoint = match p.checkpointed() {
+            true => Checkpoint::open(&path, p, every)?,
+            false => Checkpoint::none(),
+        };
         let progress = Progress::new(mode, p.name(), p.build_entries(), "entries");
         let start = Instant::now();
-        let table = generate(p, method, &progress);
+        let table = generate(p, method, &progress, &mut checkpoint);
         let build_secs = start.elapsed().as_secs_f64();
         let info = file::save(&path, p, &table, method.name())?;
+        Checkpoint::remove(&path).map_err(|source| TableError::Io {
+            path: Checkpoint::path_of(&path),
+            source,
+        })?;
         progress.finish(&format!(
             "{} entries, max depth {}, mean {:.3}, built in {:.1} s ({}, {} threads), saved to {}",
             p.entries(),
@@ -614,7 +636,7 @@ pub fn open_or_build(
         },
         |missing| {
             let todo: Vec<Pattern> = missing.iter().map(|&i| patterns[i]).collect();
-            let reports = build(dir, &todo, Method::Bfs, mode)?;
+            let reports = build(dir, &todo, Method::Bfs, mode, Some(DEFAULT_EVERY))?;
             reports
                 .iter()
                 .map(|r| Ok(load(&r.path, r.pattern)?))
@@ -728,7 +750,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(solve_preference()[0], "sym48e8");
+        assert_eq!(solve_preference()[0], "sym48e9");
         assert_eq!(
             first_build().iter().map(|&(s, _)| s).collect::<Vec<_>>(),
             ["sym48e6", "sym48e4", "huge", "sym48"]

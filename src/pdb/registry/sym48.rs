@@ -98,6 +98,10 @@ macro_rules! with_coset_k {
                 const $K: u8 = 8;
                 $body
             }
+            9 => {
+                const $K: u8 = 9;
+                $body
+            }
             k => unreachable!("no coset table with {k} flips"),
         }
     };
@@ -138,7 +142,7 @@ impl Sym48Space {
         })
     }
 
-    /// Table index of position `p` in `sym48e0` (`K` = 0) or `sym48eK` (K = 1 to 8,
+    /// Table index of position `p` in `sym48e0` (`K` = 0) or `sym48eK` (K = 1 to 9,
     /// [`crate::pdb::sym48ek`]).
     #[inline(always)]
     pub fn index<const K: u8>(&self, p: &Cube) -> u64 {
@@ -161,8 +165,8 @@ impl Sym48Space {
     pub const fn inner<const K: u8>() -> u64 {
         match K {
             0 => N_SLICE_SEP as u64,
-            1..=8 => n_sep_flip_k(K) as u64,
-            _ => panic!("coset variants are e0 to e8"),
+            1..=9 => n_sep_flip_k(K) as u64,
+            _ => panic!("coset variants are e0 to e9"),
         }
     }
 

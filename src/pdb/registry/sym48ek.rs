@@ -1,13 +1,13 @@
-//! The tables `sym48e1` to `sym48e8`: like `sym48e0` ([`crate::pdb::sym48`]), with the flips of
-//! K edges — the first min(K, 4) E pieces, and for K > 4 the first K − 4 M pieces, in place
-//! order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
+//! The tables `sym48e1` to `sym48e9`: like `sym48e0` ([`crate::pdb::sym48`]), with the flips of
+//! K edges — the first min(K, 4) E pieces, for K > 4 the first min(K − 4, 4) M pieces, and for
+//! K = 9 the first S piece, in place order ([`crate::coord::coset::sep_flip_k_bytes`]) — variant `eK` of Tronto's H48
 //! coordinate (nissy-core `doc/h48.md`). One coordinate and one builder, generic over `K`.
 //!
 //! An entry is `class · edge parts + edge part`: the class of the position's corner coset under
 //! all 48 symmetries (3,393), and the `eK` edge part of the position conjugated onto that
 //! class's representative (34,650 · 2^K values). `e1`: 235,134,900 entries (59 MB as 2-bit
 //! lines); `e2`, `e3`: twice and four times that; `e4`: 1,881,079,200 (0.5 GB); `e5`: 0.9 GB;
-//! `e6`: 7,524,316,800 (1.9 GB); `e7`: 3.8 GB; `e8`: 30,097,267,200 (7.5 GB).
+//! `e6`: 7,524,316,800 (1.9 GB); `e7`: 3.8 GB; `e8`: 30,097,267,200 (7.5 GB); `e9`: 15.3 GB.
 //!
 //! **`e4` is a coset table, the others are not.** The E pieces' flips with the separation are
 //! a coset of the subgroup that also orients them, but the 48 symmetries do not keep that
@@ -68,6 +68,7 @@ use crate::coord::coset::{
 };
 use crate::cube::packed::for_each_layer_of;
 use crate::cube::{Cube, Metric, Move, allowed_after};
+use crate::pdb::checkpoint::{Checkpoint, ResumePoint};
 use crate::pdb::family::{Builder, Family, Index, Store, Turned};
 use crate::pdb::sym48::Sym48Space;
 use crate::pdb::table::{Format, NibbleTable};
@@ -217,6 +218,13 @@ pub(crate) const SYM48E8: Family = family::<8, false>(
     "sym48e8",
     coset_pieces!("four", "exact to 11 moves, 12 for more"),
 );
+/// `sym48e9`: all four M pieces' flips and the first S piece's (15.3 GB; its build holds about
+/// 16.5 GB, the largest table this 24 GB machine builds).
+pub(crate) const SYM48E9: Family = family::<9, false>(
+    "sym48e9",
+    "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the four M \
+     pieces and the first S piece (48 symmetries; exact to 11 moves, 12 for more)",
+);
 /// `sym48e7-qtm` and `sym48e8-qtm`: `sym48e7` and `sym48e8` in quarter turns, as
 /// `sym48e6-qtm` is `sym48e6`.
 pub(crate) const SYM48E7_QTM: Family = family::<7, true>(
@@ -350,9 +358,15 @@ impl Marks for LineMarks {
 
 impl LineMarks {
     fn new(entries: u64, base: u8, cap: u8) -> LineMarks {
+        let table = NibbleTable::new_lines_in_huge_pages(entries, base, cap)
+            .expect("memory for the table (checked before the build)");
+        LineMarks::with_table(table, base, cap)
+    }
+
+    /// Marks lowering `table`: a new one, or a checkpoint's read back.
+    fn with_table(table: NibbleTable, base: u8, cap: u8) -> LineMarks {
         LineMarks {
-            table: NibbleTable::new_lines_in_huge_pages(entries, base, cap)
-                .expect("memory for the table (checked before the build)"),
+            table,
             base,
             cap,
             low: std::sync::Mutex::new(Vec::new()),
@@ -457,6 +471,31 @@ pub fn for_each_h11_layer(depth: u8, metric: Metric, on_layer: impl FnMut(u8, &[
     for_each_layer_of(depth, false, metric, key_cube, |c| h11_key(sp, c), on_layer);
 }
 
+/// The parts the last listed layer's moves are done in, one after another: the steps a build
+/// resumes from ([`Resume`]). About 6 s each for `sym48e9`.
+pub const SEGMENTS: u64 = 64;
+
+/// Where the marking of the last layer's moves starts, and what runs after each of its
+/// [`SEGMENTS`] (a checkpoint, when due): all from the start and nothing after for a fresh
+/// build ([`Resume::none`]).
+pub struct Resume<'a> {
+    /// Segments whose moves the table already holds (a checkpoint's).
+    pub from: u64,
+    /// Called with the number of segments done after each segment this run makes, while no
+    /// thread marks.
+    pub after: Option<&'a mut (dyn FnMut(u64) + Send)>,
+}
+
+impl Resume<'_> {
+    /// From the start, nothing run between segments.
+    pub fn none() -> Resume<'static> {
+        Resume {
+            from: 0,
+            after: None,
+        }
+    }
+}
+
 /// Marks every coset class within `depth` (≥ 2) moves of `metric` (its unit moves: the 18
 /// face turns, or the 12 quarter turns): the layers to `depth − 2` with their distances, and
 /// for each coset of the last of them its moves (one more) and the moves that may follow them
@@ -464,11 +503,17 @@ pub fn for_each_h11_layer(depth: u8, metric: Metric, on_layer: impl FnMut(u8, &[
 /// and every coset within `depth` moves is marked with its distance: a shortest sequence to it
 /// passes a coset of layer `depth − 2` and ends with two moves, in canonical order in HTM, and
 /// in QTM any two but a turn and its inverse (`U U` is a half turn's shortest path there).
+///
+/// The last layer's moves go in [`SEGMENTS`] parts; those before `resume.from` are skipped
+/// (their marks are in the table already), though their classes are still marked with the
+/// layer's own distance, so that the marks at or below a line table's base, which
+/// [`LineMarks`] keeps aside and a checkpoint does not hold, are all made again.
 pub fn mark_within<const K: u8>(
     depth: u8,
     metric: Metric,
     marks: &impl Marks,
     progress: Option<&Progress>,
+    resume: Resume<'_>,
 ) {
     assert!(depth >= 2, "marks to depth 2 or more");
     let entries = N_CORNER_COSET_CLASSES as u64 * Sym48Space::inner::<K>();
@@ -482,6 +527,26 @@ pub fn mark_within<const K: u8>(
         Metric::Htm => allowed_after(Some(m1), m2),
         Metric::Qtm => m2 != m1.inverse(),
     };
+    // Marks the classes of `keys` with `d`, and with `moved` their moves too.
+    let mark = |keys: &[u64], d: u8, moved: bool| {
+        let mut stages = Stages::<_, K>::new(marks);
+        for &k in keys {
+            let c = key_cube(k);
+            stages.add(&c, d);
+            if !moved {
+                continue;
+            }
+            for &m1 in moves {
+                let c1 = c.apply(m1);
+                stages.add(&c1, d + 1);
+                for &m2 in moves.iter().filter(|&&m2| follows(m1, m2)) {
+                    stages.add(&c1.apply(m2), d + 2);
+                }
+                stages.next_stage();
+            }
+        }
+    };
+    let mut after = resume.after;
     for_each_h11_layer(listed, metric, |d, layer| {
         if let Some(p) = progress {
             p.update(
@@ -489,57 +554,105 @@ pub fn mark_within<const K: u8>(
                 &format!("depth {d}: {} coset classes", layer.len()),
             );
         }
-        // Chunks small enough that the progress of the last layer moves.
+        if d < listed {
+            layer
+                .par_chunks(1 << 14)
+                .for_each(|keys| mark(keys, d, false));
+            return;
+        }
+        let n = layer.len() as u64;
         let done = std::sync::atomic::AtomicU64::new(0);
-        layer.par_chunks(1 << 14).for_each(|keys| {
-            let mut stages = Stages::<_, K>::new(marks);
-            for &k in keys {
-                let c = key_cube(k);
-                stages.add(&c, d);
-                if d < listed {
-                    continue;
+        for seg in 0..SEGMENTS {
+            let part = &layer[(n * seg / SEGMENTS) as usize..(n * (seg + 1) / SEGMENTS) as usize];
+            let moved = seg >= resume.from;
+            // Chunks small enough that the progress moves.
+            part.par_chunks(1 << 14).for_each(|keys| {
+                mark(keys, d, moved);
+                if let Some(p) = progress {
+                    let n_done = done.fetch_add(keys.len() as u64, Relaxed) + keys.len() as u64;
+                    let span = (entries - listing) as u128 * n_done as u128 / n as u128;
+                    p.update(
+                        listing + span as u64,
+                        &format!("depth {d}: moving {n_done} of {n} coset classes twice"),
+                    );
                 }
-                for &m1 in moves {
-                    let c1 = c.apply(m1);
-                    stages.add(&c1, d + 1);
-                    for &m2 in moves.iter().filter(|&&m2| follows(m1, m2)) {
-                        stages.add(&c1.apply(m2), d + 2);
-                    }
-                    stages.next_stage();
-                }
+            });
+            if let Some(f) = after.as_mut().filter(|_| moved) {
+                f(seg + 1);
             }
-            drop(stages);
-            if let Some(p) = progress.filter(|_| d == listed) {
-                let n = done.fetch_add(keys.len() as u64, Relaxed) + keys.len() as u64;
-                let span = (entries - listing) as u128 * n as u128 / layer.len() as u128;
-                p.update(
-                    listing + span as u64,
-                    &format!(
-                        "depth {d}: moving {n} of {} coset classes twice",
-                        layer.len()
-                    ),
-                );
-            }
-        });
+        }
     });
 }
 
 /// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
 /// every entry at [`CAP`] until a mark lowers it: `e1` to `e4` in nibbles, the others straight into
 /// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram. With `QTM`, in
-/// quarter turns ([`exact_depth`], [`cap`]).
-pub fn build<const K: u8, const QTM: bool>(progress: &Progress) -> NibbleTable {
+/// quarter turns ([`exact_depth`], [`cap`]). A table in lines resumes from `checkpoint`'s
+/// table and writes checkpoints between the last layer's segments when they are due.
+pub fn build<const K: u8, const QTM: bool>(
+    progress: &Progress,
+    checkpoint: &mut Checkpoint,
+) -> NibbleTable {
     let metric = if QTM { Metric::Qtm } else { Metric::Htm };
-    let (depth, cap) = (exact_depth(metric), cap(metric));
+    let depth = exact_depth(metric);
     let Store::Lines { base: Some(base) } = store(K, metric) else {
         let table = NibbleTable::new_unknown_in_huge_pages(entries(K))
             .expect("memory for the table (checked before the build)");
-        mark_within::<K>(depth, metric, &table, Some(progress));
-        table.fill_unknown(cap);
+        mark_within::<K>(depth, metric, &table, Some(progress), Resume::none());
+        table.fill_unknown(cap(metric));
         return table;
     };
-    let marks = LineMarks::new(entries(K), base, cap);
-    mark_within::<K>(depth, metric, &marks, Some(progress));
+    build_lines::<K>(depth, metric, base, progress, checkpoint)
+}
+
+/// [`build`] of a table in 2-bit lines with `base`, marked within `depth` (every entry at
+/// `depth + 1` until lowered): resumed from `checkpoint`'s table when it holds one, and
+/// checkpointed between the last layer's segments when one is due.
+fn build_lines<const K: u8>(
+    depth: u8,
+    metric: Metric,
+    base: u8,
+    progress: &Progress,
+    checkpoint: &mut Checkpoint,
+) -> NibbleTable {
+    let cap = depth + 1;
+    let (marks, from) = match checkpoint.take_resumed() {
+        Some((table, point)) => {
+            assert_eq!(point.of, SEGMENTS, "a checkpoint of another build's steps");
+            progress.println(&format!(
+                "resuming from the checkpoint: {} of {} parts of the last layer done",
+                point.done, point.of
+            ));
+            (LineMarks::with_table(table, base, cap), point.done)
+        }
+        None => (LineMarks::new(entries(K), base, cap), 0),
+    };
+    let mut after = |done: u64| {
+        if !checkpoint.due(done, SEGMENTS) {
+            return;
+        }
+        let point = ResumePoint { done, of: SEGMENTS };
+        // A failed checkpoint costs only the resume: the build goes on.
+        match checkpoint.save(&marks.table, point) {
+            Ok(()) => progress.println(&format!(
+                "checkpoint: {done} of {SEGMENTS} parts done, saved to {}",
+                checkpoint
+                    .path()
+                    .map_or(String::new(), |p| p.display().to_string())
+            )),
+            Err(e) => progress.println(&format!("checkpoint not saved: {e}")),
+        }
+    };
+    mark_within::<K>(
+        depth,
+        metric,
+        &marks,
+        Some(progress),
+        Resume {
+            from,
+            after: Some(&mut after),
+        },
+    );
     progress.update(entries(K), "counting the values");
     marks.finish()
 }
@@ -574,6 +687,7 @@ mod tests {
         check::<6>(&mut rng);
         check::<7>(&mut rng);
         check::<8>(&mut rng);
+        check::<9>(&mut rng);
         // Each variant's edge part is the `e4` part with flips dropped or added: the first
         // E pieces' flips are the low bits of `e4`'s, the M pieces' go below them.
         for _ in 0..2000 {
@@ -592,6 +706,8 @@ mod tests {
             // The first M piece's flip is the low bit.
             let e8 = sep_flip_k_bytes::<8>(e);
             assert_eq!((e8 >> 4 << 1) + (e8 & 1), sep_flip_k_bytes::<5>(e));
+            // The first S piece's flip goes below the M pieces'.
+            assert_eq!(sep_flip_k_bytes::<9>(e) >> 1, e8);
         }
         use crate::pdb::Pattern;
         assert_eq!(Pattern::SYM48E1.entries(), entries(1));
@@ -602,6 +718,8 @@ mod tests {
         assert_eq!(Pattern::SYM48E6.entries(), entries(6));
         assert_eq!(Pattern::SYM48E7.entries(), entries(7));
         assert_eq!(Pattern::SYM48E8.entries(), entries(8));
+        assert_eq!(Pattern::SYM48E9.entries(), entries(9));
+        assert_eq!(entries(9), 60_194_534_400);
     }
 
     /// The canonical key is the same for a position, its conjugates and its coset's cube, and
@@ -683,8 +801,75 @@ mod tests {
             .build()
             .unwrap();
         let marks = Map(Mutex::new(HashMap::new()));
-        pool.install(|| mark_within::<K>(depth, metric, &marks, None));
+        pool.install(|| mark_within::<K>(depth, metric, &marks, None, Resume::none()));
         marks.0.into_inner().unwrap()
+    }
+
+    /// A build killed after a checkpoint and run again from it gives the bytes and the
+    /// histogram of one uninterrupted build: here `e0`'s index in lines with base 4, marked
+    /// within 6 moves, left at 10 of the [`SEGMENTS`] parts (the later parts' marks are made
+    /// but not in the file, as when killed). The checkpoint file is refused as a table, and a
+    /// damaged one is refused as a checkpoint, naming the file.
+    #[test]
+    fn a_resumed_build_gives_the_same_table() {
+        use crate::pdb::Pattern;
+        use std::time::Duration;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let hidden = || Progress::new(crate::progress::ProgressMode::Hidden, "t", 1, "entries");
+        let (depth, base) = (6, 4);
+        let whole = pool.install(|| {
+            build_lines::<0>(depth, Metric::Htm, base, &hidden(), &mut Checkpoint::none())
+        });
+        let dir = std::env::temp_dir().join(format!("optcube-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let table = dir.join("sym48e0.pdb");
+        let pattern = Pattern::SYM48E0;
+        let mut cp = Checkpoint::open(&table, pattern, Some(Duration::ZERO)).unwrap();
+        let marks = LineMarks::new(entries(0), base, depth + 1);
+        let mut after = |done: u64| {
+            if done == 10 {
+                let point = ResumePoint { done, of: SEGMENTS };
+                cp.save(&marks.table, point).unwrap();
+            }
+        };
+        let resume = Resume {
+            from: 0,
+            after: Some(&mut after),
+        };
+        pool.install(|| mark_within::<0>(depth, Metric::Htm, &marks, None, resume));
+        drop(marks);
+        let partial = Checkpoint::path_of(&table);
+        let as_table = crate::pdb::file::load(&partial, pattern).err().unwrap();
+        assert!(
+            as_table.to_string().contains("unfinished build"),
+            "{as_table}"
+        );
+
+        let mut cp = Checkpoint::open(&table, pattern, None).unwrap();
+        let resumed =
+            pool.install(|| build_lines::<0>(depth, Metric::Htm, base, &hidden(), &mut cp));
+        assert!(resumed.bytes() == whole.bytes(), "resumed bytes differ");
+        assert_eq!(resumed.histogram(), whole.histogram());
+
+        // One byte of the payload changed: the checksum refuses it.
+        let mut bytes = std::fs::read(&partial).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&partial, &bytes).unwrap();
+        let e = Checkpoint::open(&table, pattern, None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("sym48e0.pdb.partial") && e.contains("delete it"),
+            "{e}"
+        );
+        Checkpoint::remove(&table).unwrap();
+        assert!(!partial.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// `e4` is built capped at [`CAP`] but its file holds what its exact distances give: the
@@ -761,7 +946,7 @@ mod tests {
     /// Admissible within 6 moves: with the marks of every coset class within 6 moves standing
     /// in for the table (unmarked entries reading 7), no position within 6 moves, nor its
     /// inverse or a conjugate, reads more than its distance, whichever symmetry its lookup
-    /// picked; for `e2`, `e4`, `e5`, `e6`, `e7` and `e8`.
+    /// picked; for `e2`, `e4`, `e5`, `e6`, `e7`, `e8` and `e9`.
     #[test]
     fn marks_are_lower_bounds_within_6_moves() {
         lower_bounds_within_6::<2>();
@@ -770,6 +955,7 @@ mod tests {
         lower_bounds_within_6::<6>();
         lower_bounds_within_6::<7>();
         lower_bounds_within_6::<8>();
+        lower_bounds_within_6::<9>();
         // In quarter turns too (`sym48e6-qtm`), against positions by their QTM distance.
         lower_bounds_within_6_in::<6>(Metric::Qtm);
     }
@@ -828,7 +1014,7 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        pool.install(|| mark_within::<0>(EXACT_DEPTH, Metric::Htm, &marked, None));
+        pool.install(|| mark_within::<0>(EXACT_DEPTH, Metric::Htm, &marked, None, Resume::none()));
         marked.fill_unknown(CAP);
         let marked_secs = t.elapsed().as_secs_f64();
         println!("sym48e0: breadth-first search {bfs_secs:.1} s, marks {marked_secs:.1} s");

@@ -55,6 +55,10 @@ pub struct TableInfo {
     /// half-turn tables' headers are those of the files written before metrics existed).
     #[serde(default, skip_serializing_if = "Metric::is_htm")]
     pub metric: Metric,
+    /// In a checkpoint of an unfinished build ([`super::checkpoint`]): how far it got. Absent
+    /// in a table, and a file that has it is never loaded as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<super::checkpoint::ResumePoint>,
 }
 
 impl TableInfo {
@@ -325,6 +329,7 @@ pub fn describe(
         program_version: env!("CARGO_PKG_VERSION").into(),
         line_base: None,
         metric: kind.metric,
+        resume: None,
     }
 }
 
@@ -384,7 +389,11 @@ fn check_payload_len(kind: &TableKind, payload: &[u8]) {
     );
 }
 
-fn write_table(path: &Path, info: &TableInfo, payload: &[u8]) -> Result<TableInfo, TableError> {
+pub(super) fn write_table(
+    path: &Path,
+    info: &TableInfo,
+    payload: &[u8],
+) -> Result<TableInfo, TableError> {
     crate::sys::files::replace_with(path, |f| {
         f.write_all(&header_bytes(info))?;
         f.write_all(payload)
@@ -409,12 +418,14 @@ pub fn save_payload(
     )
 }
 
-/// Parses and checks a header against the expected pattern and the file's size.
+/// Parses and checks a header against the expected pattern and the file's size; `partial`:
+/// the file must be a build's checkpoint ([`super::checkpoint`]), else it must not be one.
 fn parse_header(
     path: &Path,
     header: &[u8],
     file_len: u64,
     expected: &TableKind,
+    partial: bool,
 ) -> Result<TableInfo, TableError> {
     let hint = rebuild_hint(expected, path);
     let size_err = |actual: u64, expected: u64| TableError::Size {
@@ -500,6 +511,17 @@ fn parse_header(
     if file_len != HEADER_LEN as u64 + payload {
         return Err(size_err(file_len, HEADER_LEN as u64 + payload));
     }
+    if info.resume.is_some() != partial {
+        return Err(TableError::Header {
+            path: path.into(),
+            what: if partial {
+                "a finished table, not a build's checkpoint".into()
+            } else {
+                "the checkpoint of an unfinished build, not a table".into()
+            },
+            hint,
+        });
+    }
     Ok(info)
 }
 
@@ -549,7 +571,7 @@ pub fn load_payload(path: &Path, kind: &TableKind) -> Result<(Payload, TableInfo
     // SAFETY: the file is opened read-only; optcube replaces table files only by rename, so a
     // mapped file is never modified in place by us.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err(path))?;
-    let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, kind)?;
+    let info = parse_header(path, &map[..map.len().min(HEADER_LEN)], len, kind, false)?;
     verify_checksum(path, &info, &map[HEADER_LEN..], kind)?;
     Ok((Payload::Mapped(map), info))
 }
@@ -568,7 +590,7 @@ fn load_packed(packed: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), 
         .and_then(|mut d| d.read_to_end(&mut bytes))
         .map_err(io_err(packed))?;
     let header = &bytes[..bytes.len().min(HEADER_LEN)];
-    let info = parse_header(packed, header, bytes.len() as u64, kind)?;
+    let info = parse_header(packed, header, bytes.len() as u64, kind, false)?;
     let payload = bytes.split_off(HEADER_LEN);
     verify_checksum(packed, &info, &payload, kind)?;
     Ok((payload, info))
@@ -672,7 +694,21 @@ fn read_checked<T>(
         let (payload, info) = load_packed(&packed, kind)?;
         return Ok((from_packed(payload, &info).map_err(io_err(&packed))?, info));
     }
-    let (mut file, info) = open_header(path, kind)?;
+    let (mut file, info) = open_header(path, kind, false)?;
+    let t = read(&mut file, &info).map_err(io_err(path))?;
+    verify_checksum(path, &info, bytes(&t), kind)?;
+    Ok((t, info))
+}
+
+/// [`read_checked`] for a build's checkpoint ([`super::checkpoint`]): its header must say how
+/// far the build got, and the payload must match its checksum.
+pub(super) fn read_partial<T>(
+    path: &Path,
+    kind: &TableKind,
+    read: impl FnOnce(&mut File, &TableInfo) -> std::io::Result<T>,
+    bytes: impl Fn(&T) -> &[u8],
+) -> Result<(T, TableInfo), TableError> {
+    let (mut file, info) = open_header(path, kind, true)?;
     let t = read(&mut file, &info).map_err(io_err(path))?;
     verify_checksum(path, &info, bytes(&t), kind)?;
     Ok((t, info))
@@ -680,7 +716,11 @@ fn read_checked<T>(
 
 /// Opens a table file and reads and checks its header (not the checksum); the file is left
 /// positioned at the payload.
-fn open_header(path: &Path, kind: &TableKind) -> Result<(File, TableInfo), TableError> {
+fn open_header(
+    path: &Path,
+    kind: &TableKind,
+    partial: bool,
+) -> Result<(File, TableInfo), TableError> {
     let mut file = File::open(path).map_err(io_err(path))?;
     let len = file.metadata().map_err(io_err(path))?.len();
     let mut header = Vec::with_capacity(HEADER_LEN);
@@ -688,13 +728,13 @@ fn open_header(path: &Path, kind: &TableKind) -> Result<(File, TableInfo), Table
         .take(HEADER_LEN as u64)
         .read_to_end(&mut header)
         .map_err(io_err(path))?;
-    let info = parse_header(path, &header, len, kind)?;
+    let info = parse_header(path, &header, len, kind, partial)?;
     Ok((file, info))
 }
 
 /// Reads just the header of a table file (no checksum), for listings.
 pub fn read_info(path: &Path, kind: impl Into<TableKind>) -> Result<TableInfo, TableError> {
-    open_header(path, &kind.into()).map(|(_, info)| info)
+    open_header(path, &kind.into(), false).map(|(_, info)| info)
 }
 
 /// Writes a zstd copy of a table file next to it (`NAME.pdb.zst`), atomically.

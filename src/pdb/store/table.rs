@@ -183,6 +183,27 @@ impl NibbleTable {
         })
     }
 
+    /// A table in huge pages, written in place like [`NibbleTable::new_lines_in_huge_pages`]'s,
+    /// whose payload `fill` writes first: a build's checkpoint read back to be lowered further
+    /// ([`crate::pdb::checkpoint`]).
+    pub fn writable_in_huge_pages(
+        entries: u64,
+        format: Format,
+        fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<NibbleTable> {
+        let len = format.payload_bytes(entries) as usize;
+        let mut map = huge_page_memory(len)?;
+        fill(&mut map[..len])?;
+        let ptr = map.as_ptr();
+        Ok(NibbleTable {
+            storage: Storage::HugeHeap(map),
+            ptr,
+            entries,
+            format,
+            histogram: None,
+        })
+    }
+
     /// The table with its exact histogram recorded ([`NibbleTable::histogram`] returns it):
     /// for a [`Format::Lines`] table, whose entries at most `base` read only their line's
     /// least value, by a builder that counted them.
