@@ -5,7 +5,7 @@
 use super::{args, dir_or_default, position, table_error, to_python, value_error};
 use crate::outcome::PyOutcome;
 use optcube::coord::goal::GoalCheck;
-use optcube::cube::{Goal, Metric};
+use optcube::cube::{Axis, Goal, Metric};
 use optcube::progress::ProgressMode;
 use optcube::search::SearchOptions;
 use optcube::search::subset::MoveSet;
@@ -16,8 +16,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock, Mutex};
 
-type Key = (PathBuf, String, Metric, bool);
-/// Goal solvers opened so far, by table directory, goal, metric and orientation rule.
+type Key = (PathBuf, String, Axis, Metric, bool);
+/// Goal solvers opened so far, by table directory, goal (its pieces and its axis: `eo` and
+/// `eo-ud` share a table but not a solver), metric and orientation rule.
 static SOLVERS: LazyLock<Mutex<HashMap<Key, Arc<GoalSolver>>>> = LazyLock::new(Default::default);
 
 /// The named goals, one dict each: name, key, mask, about, requires (as `optcube goals --json`).
@@ -72,7 +73,7 @@ pub fn solve_goal(
         None => MoveSet::ALL,
     };
     let dir = dir_or_default(pdb_dir);
-    let key = (dir.clone(), g.key(), metric, any_orientation);
+    let key = (dir.clone(), g.key(), g.axis(), metric, any_orientation);
     let cached = SOLVERS.lock().unwrap().get(&key).cloned();
     let solver = match cached {
         Some(s) => s,

@@ -578,3 +578,6 @@ def test_goals_match_the_cli(tmp_path):
         optcube.solve_goal(SCRAMBLE, mask="xxxxUxxxUxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx")
     with pytest.raises(ValueError, match="solved cube"):
         optcube.solve_goal(SCRAMBLE, goal="pll")
+    # eo and eo-ud share a table, not an answer: U keeps F/B orientation and breaks U/D's.
+    assert optcube.solve_goal("U", goal="eo", pdb_dir=d).length == 0
+    assert optcube.solve_goal("U", goal="eo-ud", pdb_dir=d).length == 1
