@@ -239,12 +239,14 @@ def solve_goal(
     moveset: Optional[str] = None,
     all: bool = False,
     pdb_dir: Optional[_Path] = None,
+    timeout: Optional[float] = None,
 ) -> Result:
     """The fewest moves after which position meets a goal (goal="cross", or a facelet mask
     with x for free stickers), as `optcube solve --goal/--mask`; any_orientation accepts it in
     any of the 24 orientations; all=True lists every optimal solution. Tables are built in
     pdb_dir on first use. ValueError for a bad goal or mask, and for ll/pll (the solved cube:
-    use Solver)."""
+    use Solver). timeout (seconds) stops the search: the Result is then interrupted, with the
+    bound it proved."""
 
 def goal_distances(goal: str, metric: str = "htm") -> List[int]:
     """A goal's states by their exact distance to it (counts at 0, 1, ...), as `optcube stats

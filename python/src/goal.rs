@@ -3,6 +3,7 @@
 //! --goal`.
 
 use super::{args, dir_or_default, position, table_error, to_python, value_error};
+use crate::interrupt::{Limits, interruptible};
 use crate::outcome::PyOutcome;
 use optcube::coord::goal::GoalCheck;
 use optcube::cube::{Axis, Goal, Metric};
@@ -13,7 +14,6 @@ use optcube::solvers::goal::GoalSolver;
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock, Mutex};
 
 type Key = (PathBuf, String, Axis, Metric, bool);
@@ -42,11 +42,13 @@ fn read_goal(goal: Option<&str>, mask: Option<&str>) -> PyResult<Goal> {
 /// `mask` with x for free stickers), as `optcube solve --goal/--mask`: in `metric`, with the
 /// turns of `moveset` only if given, in any whole-cube orientation with `any_orientation`,
 /// every optimal solution with `all=True`. The goal's tables are built in `pdb_dir` on first
-/// use. Goals that need every piece home (ll, pll) are the solved cube: use `Solver`.
+/// use. Goals that need every piece home (ll, pll) are the solved cube: use `Solver`. A
+/// `timeout` (seconds) stops the search and returns it interrupted with the bound it proved,
+/// as Ctrl-C does before raising `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (position, goal=None, mask=None, any_orientation=false, metric=Metric::Htm, moveset=None, all=false, pdb_dir=None))]
+#[pyo3(signature = (position, goal=None, mask=None, any_orientation=false, metric=Metric::Htm, moveset=None, all=false, pdb_dir=None, timeout=None))]
 #[pyo3(
-    text_signature = "(position, goal=None, mask=None, any_orientation=False, metric='htm', moveset=None, all=False, pdb_dir=None)"
+    text_signature = "(position, goal=None, mask=None, any_orientation=False, metric='htm', moveset=None, all=False, pdb_dir=None, timeout=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_goal(
@@ -59,7 +61,9 @@ pub fn solve_goal(
     moveset: Option<&str>,
     all: bool,
     pdb_dir: Option<PathBuf>,
+    timeout: Option<f64>,
 ) -> PyResult<PyOutcome> {
+    let timeout = args::timeout(timeout)?;
     let g = read_goal(goal, mask)?;
     if g.is_solved_goal() {
         return Err(value_error(format!(
@@ -103,10 +107,14 @@ pub fn solve_goal(
         },
         ..SearchOptions::default()
     };
-    let never = AtomicBool::new(false);
-    let outcome = py
-        .detach(|| solver.solve(position.trim(), &cube, &set, &opts, &never))
-        .map_err(value_error)?;
+    let limits = Limits {
+        deadline: timeout.and_then(|t| std::time::Instant::now().checked_add(t)),
+        cancel: None,
+    };
+    let outcome = interruptible(py, limits, |stop| {
+        solver.solve(position.trim(), &cube, &set, &opts, stop)
+    })?
+    .map_err(value_error)?;
     PyOutcome::checked(outcome, &cube)
 }
 

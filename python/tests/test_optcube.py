@@ -581,3 +581,7 @@ def test_goals_match_the_cli(tmp_path):
     # eo and eo-ud share a table, not an answer: U keeps F/B orientation and breaks U/D's.
     assert optcube.solve_goal("U", goal="eo", pdb_dir=d).length == 0
     assert optcube.solve_goal("U", goal="eo-ud", pdb_dir=d).length == 1
+    # A timeout that leaves time is no limit; one that is not a positive number is refused.
+    assert optcube.solve_goal(SCRAMBLE, goal="cross", pdb_dir=d, timeout=60).length == v["length"]
+    with pytest.raises(ValueError, match="timeout"):
+        optcube.solve_goal(SCRAMBLE, goal="cross", pdb_dir=d, timeout=0)
