@@ -107,32 +107,14 @@ mod tests {
     #[test]
     fn eo_about_each_axis_is_kept_by_its_group() {
         let mut rng = Rng::new(77);
-        let m = |f: Face, q: u8| Move::new(f, q);
+        let turns = |quarter: [Face; 4], half: [Face; 2]| -> Vec<Move> {
+            let q = quarter.map(|f| Move::new(f, 1));
+            q.into_iter().chain(half.map(|f| Move::new(f, 2))).collect()
+        };
+        use Face::{B, D, F, L, R, U};
         for (name, group, breaker) in [
-            (
-                "eo-ud",
-                [
-                    m(Face::R, 1),
-                    m(Face::L, 1),
-                    m(Face::F, 1),
-                    m(Face::B, 1),
-                    m(Face::U, 2),
-                    m(Face::D, 2),
-                ],
-                m(Face::U, 1),
-            ),
-            (
-                "eo-rl",
-                [
-                    m(Face::U, 1),
-                    m(Face::D, 1),
-                    m(Face::F, 1),
-                    m(Face::B, 1),
-                    m(Face::R, 2),
-                    m(Face::L, 2),
-                ],
-                m(Face::R, 1),
-            ),
+            ("eo-ud", turns([R, L, F, B], [U, D]), Move::new(U, 1)),
+            ("eo-rl", turns([U, D, F, B], [R, L]), Move::new(R, 1)),
         ] {
             let check = GoalCheck {
                 goal: Goal::named(name).unwrap(),

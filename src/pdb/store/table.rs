@@ -127,14 +127,7 @@ impl NibbleTable {
     pub fn new_unknown_in_huge_pages(entries: u64) -> std::io::Result<NibbleTable> {
         let mut map = huge_page_memory(bytes_for(entries))?;
         map.fill(0xff);
-        let ptr = map.as_ptr();
-        Ok(NibbleTable {
-            storage: Storage::HugeHeap(map),
-            ptr,
-            entries,
-            format: Format::Nibbles,
-            histogram: None,
-        })
+        Ok(Self::written_in_place(map, entries, Format::Nibbles))
     }
 
     /// A [`Format::Lines`] table with `base` in huge pages ([`huge_page_memory`]) whose every
@@ -173,14 +166,19 @@ impl NibbleTable {
                 map[last + (j >> 2) as usize] &= !(3 << ((j & 3) * 2));
             }
         }
+        Ok(Self::written_in_place(map, entries, format))
+    }
+
+    /// A table over the huge-page memory `map` that builders write in place (through atomics).
+    fn written_in_place(map: memmap2::MmapMut, entries: u64, format: Format) -> NibbleTable {
         let ptr = map.as_ptr();
-        Ok(NibbleTable {
+        NibbleTable {
             storage: Storage::HugeHeap(map),
             ptr,
             entries,
             format,
             histogram: None,
-        })
+        }
     }
 
     /// A table in huge pages, written in place like [`NibbleTable::new_lines_in_huge_pages`]'s,
@@ -191,17 +189,8 @@ impl NibbleTable {
         format: Format,
         fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
     ) -> std::io::Result<NibbleTable> {
-        let len = format.payload_bytes(entries) as usize;
-        let mut map = huge_page_memory(len)?;
-        fill(&mut map[..len])?;
-        let ptr = map.as_ptr();
-        Ok(NibbleTable {
-            storage: Storage::HugeHeap(map),
-            ptr,
-            entries,
-            format,
-            histogram: None,
-        })
+        let map = filled_huge_map(format.payload_bytes(entries) as usize, fill)?;
+        Ok(Self::written_in_place(map, entries, format))
     }
 
     /// The table with its exact histogram recorded ([`NibbleTable::histogram`] returns it):
@@ -304,11 +293,8 @@ impl NibbleTable {
         format: Format,
         fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
     ) -> std::io::Result<NibbleTable> {
-        let len = format.payload_bytes(entries) as usize;
-        let mut map = huge_page_memory(len)?;
-        fill(&mut map[..len])?;
-        let map = map.make_read_only()?;
-        Ok(Self::from_mmap(map, 0, entries, format))
+        let map = filled_huge_map(format.payload_bytes(entries) as usize, fill)?;
+        Ok(Self::from_mmap(map.make_read_only()?, 0, entries, format))
     }
 
     /// Entry `i` of a finished (read-only) table. The search's lookup.
@@ -583,6 +569,16 @@ pub fn histogram_mean(h: &[u64]) -> f64 {
 /// tables the search reads at random: 2 MB pages spare most of its TLB misses (about a fifth of
 /// the search time with `sym48e4`); 1 GB pages gained nothing more, so the crate does not ask
 /// for them (`results/memory-choices.md`).
+/// [`huge_page_memory`] of `len` bytes, which `fill` writes.
+fn filled_huge_map(
+    len: usize,
+    fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
+) -> std::io::Result<memmap2::MmapMut> {
+    let mut map = huge_page_memory(len)?;
+    fill(&mut map[..len])?;
+    Ok(map)
+}
+
 pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
     let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
     #[cfg(target_os = "linux")]
