@@ -382,7 +382,7 @@ pub fn solve_toward(
         if bound <= opts.max_depth {
             observe(IterationEvent::Started { bound });
             let distance = |p: &Cube| Some(target.bound(p, p));
-            let it = walk_into(
+            let it = walk::walk_into(
                 &mut result,
                 &syllables,
                 &distance,
@@ -451,32 +451,6 @@ fn syllables_of(set: &MoveSet, metric: Metric) -> std::borrow::Cow<'static, [Syl
         .position(|&m| m == metric)
         .expect("a metric");
     all[i].as_slice().into()
-}
-
-/// Walks down the exact `distance` from `from`, at distance `d`, by `steps` ([`walk`]) into
-/// `result`: an iteration of bound `d` (returned too), its nodes, and the solutions found.
-fn walk_into(
-    result: &mut SearchResult,
-    steps: &[Syllable],
-    distance: &dyn Fn(&Cube) -> Option<u8>,
-    from: &Cube,
-    d: u8,
-    wanted: usize,
-    stop: &AtomicBool,
-) -> Iteration {
-    let t = Instant::now();
-    let (found, nodes) = walk::walks(steps, distance, from, d, wanted, stop);
-    let it = Iteration {
-        bound: d,
-        nodes,
-        seconds: t.elapsed().as_secs_f64(),
-    };
-    result.iterations.push(it.clone());
-    result.nodes += nodes;
-    if !found.is_empty() {
-        result.solved(words(steps, &found));
-    }
-    it
 }
 
 /// The solutions of syllable paths `found`, as turns, sorted.
@@ -772,7 +746,7 @@ pub fn solve_exact(
     if d <= opts.max_depth {
         let distance = |p: &Cube| table.distance(p).ok();
         let never = AtomicBool::new(false);
-        walk_into(
+        walk::walk_into(
             &mut r,
             &steps,
             &distance,

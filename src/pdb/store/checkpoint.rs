@@ -39,9 +39,9 @@ pub struct ResumePoint {
 
 /// The checkpoints of one table's build: where they go, how often, and the one read back.
 pub struct Checkpoint {
-    /// `None`: the build writes none (tests, in-memory builds).
-    path: Option<PathBuf>,
-    pattern: Option<Pattern>,
+    /// Where checkpoints go and of which table; `None`: the build writes none (tests,
+    /// in-memory builds).
+    target: Option<(PathBuf, Pattern)>,
     every: Duration,
     started: Instant,
     last: Instant,
@@ -54,8 +54,7 @@ impl Checkpoint {
     /// No checkpoints: the build starts from nothing and saves nothing.
     pub fn none() -> Checkpoint {
         Checkpoint {
-            path: None,
-            pattern: None,
+            target: None,
             every: Duration::MAX,
             started: Instant::now(),
             last: Instant::now(),
@@ -87,8 +86,7 @@ impl Checkpoint {
             c.start_done = point.done;
             c.resumed = Some((table, point));
         }
-        c.path = every.is_some().then_some(path);
-        c.pattern = Some(pattern);
+        c.target = every.is_some().then_some((path, pattern));
         c.every = every.unwrap_or(Duration::MAX);
         Ok(c)
     }
@@ -100,12 +98,12 @@ impl Checkpoint {
 
     /// Where checkpoints go, if anywhere.
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
+        self.target.as_ref().map(|(p, _)| p.as_path())
     }
 
     /// Whether to write a checkpoint now, at `done` of `of` steps (see the module docs).
     pub fn due(&self, done: u64, of: u64) -> bool {
-        if self.path.is_none() || done >= of || self.last.elapsed() < self.every {
+        if self.target.is_none() || done >= of || self.last.elapsed() < self.every {
             return false;
         }
         let pace = self.started.elapsed().as_secs_f64() / (done - self.start_done).max(1) as f64;
@@ -115,11 +113,11 @@ impl Checkpoint {
     /// Writes `table` as the checkpoint at `point` (atomically); the caller makes sure no
     /// thread writes the table meanwhile.
     pub fn save(&mut self, table: &NibbleTable, point: ResumePoint) -> Result<(), TableError> {
-        let (Some(path), Some(pattern)) = (&self.path, self.pattern) else {
+        let Some((path, pattern)) = &self.target else {
             return Ok(());
         };
         let payload = table.bytes();
-        let mut info = file::describe(&pattern.into(), payload, Vec::new(), "checkpoint");
+        let mut info = file::describe(&(*pattern).into(), payload, Vec::new(), "checkpoint");
         if let crate::pdb::Format::Lines { base } = table.format() {
             info.line_base = Some(base);
         }

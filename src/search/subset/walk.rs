@@ -12,19 +12,24 @@
 
 use super::Syllable;
 use crate::cube::Cube;
+use crate::search::options::{Iteration, SearchResult};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
 
-/// Every walk from `from`, at distance `d`, that lowers `distance` by each step's cost, in
-/// step order, until `wanted` are found or `stop` is asked: the step paths found, and the
-/// children looked up.
-pub(super) fn walks(
+/// Walks down the exact `distance` from `from`, at distance `d`, by `steps`: every walk that
+/// lowers it by each step's cost, in step order, until `wanted` are found or `stop` is asked.
+/// Recorded into `result` as an iteration of bound `d` (returned too), its nodes (the children
+/// looked up) and the solutions found.
+pub(super) fn walk_into(
+    result: &mut SearchResult,
     steps: &[Syllable],
     distance: &dyn Fn(&Cube) -> Option<u8>,
     from: &Cube,
     d: u8,
     wanted: usize,
     stop: &AtomicBool,
-) -> (Vec<Vec<usize>>, u64) {
+) -> Iteration {
+    let t = Instant::now();
     let mut w = Walk {
         steps,
         distance,
@@ -36,7 +41,17 @@ pub(super) fn walks(
     };
     // No axis before the first step.
     w.down(from, d, usize::MAX);
-    (w.found, w.nodes)
+    let it = Iteration {
+        bound: d,
+        nodes: w.nodes,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    result.iterations.push(it.clone());
+    result.nodes += w.nodes;
+    if !w.found.is_empty() {
+        result.solved(super::words(steps, &w.found));
+    }
+    it
 }
 
 /// The walks from one position.
