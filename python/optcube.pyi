@@ -248,6 +248,18 @@ def solve_goal(
     use Solver). timeout (seconds) stops the search: the Result is then interrupted, with the
     bound it proved."""
 
+def coset(
+    position: Optional[str] = None,
+    index: Optional[int] = None,
+    max_depth: int = 30,
+    search_depth: Optional[int] = None,
+    pdb_dir: Optional[_Path] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
+    coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
+    complete, unset, seconds, peak_bitmap_bytes, timeline, threads)."""
+
 def goal_distances(goal: str, metric: str = "htm") -> List[int]:
     """A goal's states by their exact distance to it (counts at 0, 1, ...), as `optcube stats
     distances --goal`."""

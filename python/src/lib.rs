@@ -16,6 +16,7 @@
 //! [`Outcome`]: optcube::solvers::outcome::Outcome
 
 mod args;
+mod coset;
 mod goal;
 mod interrupt;
 mod outcome;
@@ -322,6 +323,7 @@ fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pdb_info, m)?)?;
     m.add_function(wrap_pyfunction!(read_study, m)?)?;
     m.add_function(wrap_pyfunction!(distances, m)?)?;
+    m.add_function(wrap_pyfunction!(coset::coset, m)?)?;
     m.add_function(wrap_pyfunction!(goal::goals, m)?)?;
     m.add_function(wrap_pyfunction!(goal::solve_goal, m)?)?;
     m.add_function(wrap_pyfunction!(goal::goal_distances, m)?)?;

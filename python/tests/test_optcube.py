@@ -585,3 +585,18 @@ def test_goals_match_the_cli(tmp_path):
     assert optcube.solve_goal(SCRAMBLE, goal="cross", pdb_dir=d, timeout=60).length == v["length"]
     with pytest.raises(ValueError, match="timeout"):
         optcube.solve_goal(SCRAMBLE, goal="cross", pdb_dir=d, timeout=0)
+
+
+def test_coset_gives_the_cli_counts_and_refuses_bad_arguments(pdb):
+    h = optcube.coset(max_depth=4, pdb_dir=pdb, threads=2)
+    assert h["coset"] == 0 and h["elements"] == 19508428800
+    assert h["depth_counts"][0] == 1 and sum(h["depth_counts"]) == h["found"]
+    assert h["unset"] == h["elements"] - h["found"] and not h["complete"]
+    _, out, _ = cli("coset", "--max-depth", "4", "--json", "--pdb-dir", str(pdb))
+    assert json.loads(out)["depth_counts"] == h["depth_counts"]
+    with pytest.raises(ValueError, match="out of range"):
+        optcube.coset(index=2217093120, pdb_dir=pdb)
+    with pytest.raises(ValueError, match="not both"):
+        optcube.coset("R", index=1, pdb_dir=pdb)
+    with pytest.raises(ValueError, match="beyond max_depth"):
+        optcube.coset(max_depth=3, search_depth=4, pdb_dir=pdb)

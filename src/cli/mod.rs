@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use optcube::cube::{Cube, Rng, parse_moves};
 use std::path::PathBuf;
 
+mod coset;
 mod facelets;
 mod pdb;
 mod show;
@@ -33,6 +34,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The distance of every position of a coset of H = <U, D, R2, L2, F2, B2> (19,508,428,800
+    /// positions): counts by depth, the method of the God's-number proof.
+    Coset(coset::CosetArgs),
     /// Print the facelet string of a scramble, or check a facelet string.
     Facelets(facelets::FaceletsArgs),
     /// Solve positions (optimal by default), building missing tables first.
@@ -104,6 +108,7 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
+        Command::Coset(args) => coset::run(args),
         Command::Facelets(args) => facelets::run(args),
         Command::Show(args) => show::run(args),
         Command::Goals { json } => {

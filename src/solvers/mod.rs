@@ -1,8 +1,10 @@
 //! The solvers built on the cube model: the optimal solver (Korf's IDA* with pattern databases),
-//! Kociemba's two-phase solver and Thistlethwaite's four-phase solver.
+//! Kociemba's two-phase solver, Thistlethwaite's four-phase solver, and the coset solver that
+//! finds the distances of a whole coset of Kociemba's subgroup at once.
 
 use crate::cube::{Cube, Move};
 
+pub mod coset;
 pub mod goal;
 pub mod moveset;
 pub mod optimal;

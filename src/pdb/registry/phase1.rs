@@ -209,6 +209,27 @@ impl Phase1Space {
         self.index_of(slice * N_FLIP + flip, twist)
     }
 
+    /// [`Phase1Space::index_of_coordinates`] and the symmetry `s` (0..16) that takes the
+    /// position to the table's position at that index: `S_s · x · S_s⁻¹`.
+    #[inline(always)]
+    pub fn index_and_sym(&self, flip: usize, twist: usize, slice: usize) -> (u64, u8) {
+        let cs = self.class_sym[slice * N_FLIP + flip] as usize;
+        let (cls, s) = (cs >> 4, cs & 15);
+        (
+            cls as u64 * N_TWIST as u64 + self.twist_conj[twist * N_SYM_UD + s] as u64,
+            s as u8,
+        )
+    }
+
+    /// Hints that [`Phase1Space::index_of_coordinates`] will soon be asked for this flip and
+    /// slice (its class lookup misses the caches when the calls come in a burst).
+    #[inline(always)]
+    pub fn prefetch_class(&self, flip: usize, slice: usize) {
+        if let Some(c) = self.class_sym.get(slice * N_FLIP + flip) {
+            prefetch(c);
+        }
+    }
+
     /// Table index of the flip-and-slice value `fs` and twist `twist`.
     #[inline(always)]
     fn index_of(&self, fs: usize, twist: usize) -> u64 {

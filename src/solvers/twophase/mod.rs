@@ -16,6 +16,8 @@
 mod prune;
 mod search;
 
+pub(crate) use prune::step_distance;
+
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
@@ -203,6 +205,41 @@ impl TwoPhase {
         if let Some(t) = corner_slice {
             self.corner_slice = t;
         }
+    }
+
+    /// The phase-1 table's residue (distance mod 3) at `index` ([`TwoPhase::phase1_index`]),
+    /// for the coset solver's enumeration, which walks the same table.
+    #[inline(always)]
+    pub(crate) fn phase1_residue(&self, index: usize) -> u8 {
+        self.phase1.get(index)
+    }
+
+    /// [`TwoPhase::phase1_index`] and the UD symmetry `s` with which the table's position at that
+    /// index is `S_s · x · S_s⁻¹` (`Phase1Space::index_and_sym`).
+    #[inline(always)]
+    pub(crate) fn phase1_index_sym(
+        &self,
+        flip: usize,
+        twist: usize,
+        slice_sorted: usize,
+    ) -> (u32, u8) {
+        let (i, s) = self
+            .phase1_space
+            .index_and_sym(flip, twist, slice_sorted / N_SLICE_PERM);
+        (i as u32, s)
+    }
+
+    /// Hints that [`TwoPhase::phase1_index`] will soon be asked for these coordinates.
+    #[inline(always)]
+    pub(crate) fn phase1_prefetch_index(&self, flip: usize, slice_sorted: usize) {
+        self.phase1_space
+            .prefetch_class(flip, slice_sorted / N_SLICE_PERM)
+    }
+
+    /// Hints that the phase-1 entry at `index` will be read soon.
+    #[inline(always)]
+    pub(crate) fn phase1_prefetch(&self, index: usize) {
+        self.phase1.prefetch(index)
     }
 
     /// Writes the pruning tables marked in `which` to `dir`.

@@ -160,7 +160,7 @@ impl Layout for CornerSliceLayout<'_> {
 impl TwoPhase {
     /// Phase-1 table index of a position with these coordinates.
     #[inline(always)]
-    pub(super) fn phase1_index(&self, flip: usize, twist: usize, slice_sorted: usize) -> usize {
+    pub(crate) fn phase1_index(&self, flip: usize, twist: usize, slice_sorted: usize) -> usize {
         self.phase1_space
             .index_of_coordinates(flip, twist, slice_sorted / N_SLICE_PERM) as usize
     }
@@ -174,7 +174,7 @@ impl TwoPhase {
     }
 
     /// Exact number of moves from these coordinates to G1.
-    pub(super) fn phase1_distance(&self, mut flip: usize, mut twist: usize, mut ss: usize) -> u8 {
+    pub(crate) fn phase1_distance(&self, mut flip: usize, mut twist: usize, mut ss: usize) -> u8 {
         let mv = &self.mv;
         let mut dist = 0;
         let mut cur = self.phase1.get(self.phase1_index(flip, twist, ss));

@@ -1,0 +1,91 @@
+//! For every entry of the phase-1 table, the moves that bring its position one move closer to H:
+//! what lets the phase-1 walk step through a node with no slack without looking up its children.
+//!
+//! Below a node whose phase-1 distance equals the moves it has left, only the children one move
+//! closer can lead to a seed, and they have no slack either. Most nodes of a deep walk are such
+//! nodes; without the masks each costs a table lookup for every one of its 13 or so children
+//! (two dependent cache misses each), with them one lookup of its own mask.
+//!
+//! The table is symmetry-reduced: a node `x` is read at the entry of `S_s · x · S_s⁻¹` for the
+//! symmetry `s` of its flip and slice. The child of `x` by move `m` is the child of that position
+//! by the move `S_s M_m S_s⁻¹`, so a mask kept for the entry's position is turned into `x`'s by
+//! mapping each move back ([`DownMasks::moves`]).
+//!
+//! Invariant: `moves(index, s)` of a node is exactly the set of moves whose child has a residue
+//! one less (mod 3) than the node's, which for exact distances means one move closer (checked
+//! by a test against lookups of every child).
+
+use rayon::prelude::*;
+
+use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
+use crate::coord::{MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
+use crate::solvers::twophase::TwoPhase;
+
+/// The masks of one two-phase solver's phase-1 table (564 MB).
+pub struct DownMasks {
+    masks: Vec<u32>,
+    /// `conj[s][half][nine bits]`: the node's moves for a mask's low or high nine moves.
+    conj: Box<[[[u32; 512]; 2]; N_SYM_UD]>,
+}
+
+impl DownMasks {
+    /// Computes every entry's mask (140,908,410 entries, 18 lookups each, in parallel).
+    pub fn build(tp: &TwoPhase) -> DownMasks {
+        let mv = MoveTables::get();
+        let classes = flipslice_classes(false);
+        let mut masks = vec![0u32; classes.len() * N_TWIST];
+        masks
+            .par_chunks_mut(N_TWIST)
+            .enumerate()
+            .for_each(|(cls, out)| {
+                let fs = classes.rep[cls] as usize;
+                let (flip, slice) = (fs % N_FLIP, fs / N_FLIP * N_SLICE_PERM);
+                for (twist, mask) in out.iter_mut().enumerate() {
+                    let own = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
+                    let closer = (own + 2) % 3;
+                    for m in 0..N_MOVES {
+                        let i = tp.phase1_index(
+                            mv.flip[flip * N_MOVES + m] as usize,
+                            mv.twist[twist * N_MOVES + m] as usize,
+                            mv.slice_sorted[slice * N_MOVES + m] as usize,
+                        );
+                        if tp.phase1_residue(i) == closer {
+                            *mask |= 1 << m;
+                        }
+                    }
+                }
+            });
+        let syms = symmetries();
+        let mut conj = Box::new([[[0u32; 512]; 2]; N_SYM_UD]);
+        for (s, table) in conj.iter_mut().enumerate() {
+            for m in 0..N_MOVES {
+                // The entry's move `S_s M_m S_s⁻¹` is the node's move `m`.
+                let j = syms.move_conj[s][m] as usize;
+                let (half, bit) = (j / 9, j % 9);
+                for (w, out) in table[half].iter_mut().enumerate() {
+                    if w >> bit & 1 == 1 {
+                        *out |= 1 << m;
+                    }
+                }
+            }
+        }
+        DownMasks { masks, conj }
+    }
+
+    /// The moves one closer to H from a node read at table `index` with symmetry `s`
+    /// ([`TwoPhase::phase1_index_sym`]).
+    #[inline(always)]
+    pub fn moves(&self, index: u32, s: u8) -> u32 {
+        let mask = self.masks[index as usize];
+        let t = &self.conj[s as usize];
+        t[0][(mask & 511) as usize] | t[1][(mask >> 9) as usize]
+    }
+
+    /// Hints that the mask at `index` will be read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, index: u32) {
+        if let Some(m) = self.masks.get(index as usize) {
+            crate::pdb::table::prefetch(m);
+        }
+    }
+}

@@ -1,0 +1,334 @@
+//! The coset solver: the distance of every position of a coset of H = <U, D, R2, L2, F2, B2>
+//! at once, the method of the proof that God's number is 20 (Rokicki, Kociemba, Davidson and
+//! Dethridge, 2010; cube20.org).
+//!
+//! A coset is the set of positions with the same phase-1 coordinates (twist, flip, places of the
+//! slice edges) as its representative `p`: `{h·p : h ∈ H}`, 19,508,428,800 positions. The
+//! position `x = g⁻¹·p` (g in H) is solved by `w` exactly when `p·w = g`, so the distance of `x`
+//! is the distance from `p` to `g`, and the coset's distances are those from `p` to every
+//! element of H. The solver finds them depth by depth in a bitmap over H ([`bitmap`]):
+//! - `B_d`, the elements within `d` moves of `p`, is `B_{d-1}` extended by one move of H (the
+//!   *prepass*), plus every element reached by a sequence of exactly `d` moves that ends with a
+//!   quarter turn of R, L, F or B (the *seeds*, found by a phase-1 search, [`seeds`]);
+//! - this misses nothing: an optimal sequence to `g` is a sequence `s` ending outside H's moves
+//!   (or empty) followed by moves of H, and `s` is a seed at its own length;
+//! - the elements first found at depth `d` are the coset's positions at distance exactly `d`.
+//!
+//! With `search_depth < max_depth` (the "prove a bound" mode), seeds stop at `search_depth`
+//! while prepasses go on: elements first found at a deeper `d` are then only known to be at
+//! most `d` moves (and more than `search_depth`) away. The run stops at `max_depth` or when
+//! every element is found.
+//!
+//! Coset numbers: `(slice · 2048 + flip) · 2187 + twist`, from Kociemba's coordinates
+//! (`coord`), 0..2,217,093,120; 0 is H itself.
+
+pub mod bitmap;
+pub mod index;
+pub mod masks;
+pub mod seeds;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::coord::{self, N_FLIP, N_SLICE, N_SLICE_PERM, N_TWIST};
+use crate::cube::Cube;
+use crate::pdb::file::TableError;
+use crate::progress::{Progress, ProgressMode};
+use crate::solvers::twophase::TwoPhase;
+pub use bitmap::Bitmap;
+pub use index::{ELEMENTS, Moves};
+use masks::DownMasks;
+use seeds::{Phase1Node, Walker};
+
+/// Number of cosets of H.
+pub const COSETS: u64 = (N_SLICE * N_FLIP * N_TWIST) as u64;
+/// Memory a run to the deep depths holds: two full bitmaps and the phase-1 masks.
+pub const FULL_RUN_BYTES: u64 = 2 * (index::PAGES * index::WORDS * 2) as u64 + 600_000_000;
+/// Depths of the phase-1 walk done before it is split into parallel work.
+const SPLIT_AFTER: u8 = 3;
+
+/// What one run computes.
+#[derive(Clone, Debug)]
+pub struct CosetOptions {
+    /// Last depth (the run stops earlier when every element is found).
+    pub max_depth: u8,
+    /// Last depth of the phase-1 search; the depths up to it are exact.
+    pub search_depth: u8,
+    pub progress: ProgressMode,
+    /// Elements of H (page, word, slice permutation) whose depth the report gives, for
+    /// checking by another solver ([`sample_elements`]).
+    pub samples: Vec<(usize, usize, usize)>,
+}
+
+/// One depth of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthRow {
+    pub depth: u8,
+    /// Elements first found at this depth: at distance exactly `depth` when `exact`, else
+    /// at most `depth` (and more than the search depth).
+    pub found: u64,
+    /// Elements found at this depth or before.
+    pub total: u64,
+    /// Phase-1 solutions of exactly this length ending outside H's moves (seeds).
+    pub seeds: u64,
+    pub exact: bool,
+    pub prepass_seconds: f64,
+    pub search_seconds: f64,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct CosetReport {
+    pub coset: u64,
+    pub representative: Cube,
+    pub rows: Vec<DepthRow>,
+    pub seconds: f64,
+    /// Largest bitmap memory held at once, in bytes.
+    pub peak_bitmap_bytes: u64,
+    /// The sampled positions of the coset (`g⁻¹·p`), each with the depth at which it was
+    /// found (`None`: not by the last depth).
+    pub samples: Vec<(Cube, Option<u8>)>,
+}
+
+impl CosetReport {
+    /// Elements found.
+    pub fn found(&self) -> u64 {
+        self.rows.last().map_or(0, |r| r.total)
+    }
+
+    /// Was every element found?
+    pub fn complete(&self) -> bool {
+        self.found() == ELEMENTS
+    }
+
+    /// Counts by exact distance, from 0 through the last exact depth.
+    pub fn exact_counts(&self) -> Vec<u64> {
+        self.rows
+            .iter()
+            .take_while(|r| r.exact)
+            .map(|r| r.found)
+            .collect()
+    }
+}
+
+impl CosetReport {
+    /// The report as one JSON object: `coset`, `representative` (facelets), `elements`,
+    /// `depth_counts` (exact, from depth 0), `bounded_counts` (elements first shown within each
+    /// deeper depth), `found`, `complete`, `seconds`, `peak_bitmap_bytes` and the per-depth
+    /// `timeline`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let exact = self.exact_counts();
+        let bounded: Vec<_> = self.rows[exact.len()..]
+            .iter()
+            .map(|r| serde_json::json!({"depth": r.depth, "found": r.found}))
+            .collect();
+        let timeline: Vec<_> = self
+            .rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "depth": r.depth, "found": r.found, "total": r.total, "seeds": r.seeds,
+                    "exact": r.exact, "prepass_seconds": r.prepass_seconds,
+                    "search_seconds": r.search_seconds,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "coset": self.coset,
+            "representative": self.representative.to_facelets(),
+            "elements": ELEMENTS,
+            "depth_counts": exact,
+            "bounded_counts": bounded,
+            "found": self.found(),
+            "complete": self.complete(),
+            "seconds": self.seconds,
+            "peak_bitmap_bytes": self.peak_bitmap_bytes,
+            "timeline": timeline,
+        })
+    }
+}
+
+/// `n` elements of H drawn uniformly with the generator seeded by `seed`.
+pub fn sample_elements(n: usize, seed: u64) -> Vec<(usize, usize, usize)> {
+    let t = Moves::get();
+    let mut rng = crate::cube::Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let c = rng.below(index::PAGES as u64) as usize;
+            let e8 = rng.below(index::WORDS as u64) as usize;
+            let bit = rng.below(index::BITS as u64) as usize;
+            (c, e8, index::e4_at(t.parity8[c] ^ t.parity8[e8], bit))
+        })
+        .collect()
+}
+
+/// The coset number of a position (see the module docs).
+pub fn coset_of(p: &Cube) -> u64 {
+    let slice = coord::slice_sorted(&p.ep()) as u64 / N_SLICE_PERM as u64;
+    (slice * N_FLIP as u64 + coord::flip(&p.eo()) as u64) * N_TWIST as u64
+        + coord::twist(&p.co()) as u64
+}
+
+/// A representative of coset `n`: its twist, flip and slice places, corners and the other
+/// edges in order (two corners swapped when the edges' parity asks for it). `None` when `n` is
+/// not below [`COSETS`].
+pub fn representative(n: u64) -> Option<Cube> {
+    if n >= COSETS {
+        return None;
+    }
+    let twist = (n % N_TWIST as u64) as usize;
+    let flip = (n / N_TWIST as u64 % N_FLIP as u64) as usize;
+    let slice = (n / (N_TWIST * N_FLIP) as u64) as usize;
+    let ep = coord::slice_sorted_edges(slice * N_SLICE_PERM);
+    let mut cp = Cube::SOLVED.cp();
+    if crate::cube::parity(&ep) == 1 {
+        cp.swap(0, 1);
+    }
+    let cube = Cube::from_parts(
+        cp,
+        coord::twist_cube(twist).co(),
+        ep,
+        coord::flip_cube(flip).eo(),
+    );
+    debug_assert_eq!(coset_of(&cube), n);
+    Some(cube)
+}
+
+/// The coset solver: the phase-1 table (the two-phase solver's) and the bitmap's move tables.
+pub struct CosetSolver {
+    tp: Arc<TwoPhase>,
+    masks: Arc<DownMasks>,
+    moves: &'static Moves,
+    /// The phase-1 walk's short-loop cut ([`seeds`]); off only to check it.
+    cut: bool,
+}
+
+impl CosetSolver {
+    /// Opens the solver with the two-phase tables kept in `dir` (built there on first use).
+    pub fn open(dir: &Path, progress: ProgressMode) -> Result<CosetSolver, TableError> {
+        Ok(Self::with(Arc::new(TwoPhase::open(dir, progress)?)))
+    }
+
+    /// The solver on a two-phase solver's tables (computes the phase-1 masks, [`masks`]: some
+    /// seconds).
+    pub fn with(tp: Arc<TwoPhase>) -> CosetSolver {
+        CosetSolver {
+            masks: Arc::new(DownMasks::build(&tp)),
+            tp,
+            moves: Moves::get(),
+            cut: true,
+        }
+    }
+
+    /// The bitmap's move tables.
+    pub fn moves(&self) -> &'static Moves {
+        self.moves
+    }
+
+    /// Runs the coset of `p` (on the current rayon pool); returns the report and the final
+    /// bitmap (the elements found).
+    pub fn run(&self, p: &Cube, opts: &CosetOptions) -> (CosetReport, Bitmap) {
+        let start = Instant::now();
+        let root = Phase1Node::root(&self.tp, p);
+        let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
+        let mut rows: Vec<DepthRow> = Vec::new();
+        let mut peak = 0;
+        let mut sample_depths = vec![None; opts.samples.len()];
+        for depth in 0..=opts.max_depth {
+            let t0 = Instant::now();
+            let mut next = if cur.total() == 0 {
+                Bitmap::new()
+            } else {
+                let next = cur.prepass(self.moves, spare);
+                peak = peak.max(cur.bytes() + next.bytes());
+                next
+            };
+            // The set of the depth before is the next prepass's spare pages.
+            spare = cur;
+            let t1 = Instant::now();
+            let searched = depth <= opts.search_depth && depth >= root.distance();
+            let seeds = if searched {
+                self.seed(&root, depth, &next, opts.progress)
+            } else {
+                0
+            };
+            let total = next.recount();
+            peak = peak.max(next.bytes());
+            for (d, &(c, e8, e4)) in sample_depths.iter_mut().zip(&opts.samples) {
+                if d.is_none() && next.contains(c, e8, e4) {
+                    *d = Some(depth);
+                }
+            }
+            let before = rows.last().map_or(0, |r| r.total);
+            rows.push(DepthRow {
+                depth,
+                found: total - before,
+                total,
+                seeds,
+                exact: depth <= opts.search_depth,
+                prepass_seconds: (t1 - t0).as_secs_f64(),
+                search_seconds: t1.elapsed().as_secs_f64(),
+            });
+            cur = next;
+            if total == ELEMENTS {
+                break;
+            }
+        }
+        let report = CosetReport {
+            coset: coset_of(p),
+            representative: *p,
+            rows,
+            seconds: start.elapsed().as_secs_f64(),
+            peak_bitmap_bytes: peak,
+            samples: opts
+                .samples
+                .iter()
+                .zip(sample_depths)
+                .map(|(&(c, e8, e4), d)| (index::element(c, e8, e4).inverse().compose(p), d))
+                .collect(),
+        };
+        (report, cur)
+    }
+
+    /// Sets the bits of every seed of exactly `depth` moves; returns how many seeds there were.
+    fn seed(&self, root: &Phase1Node, depth: u8, map: &Bitmap, mode: ProgressMode) -> u64 {
+        let walker = || Walker::new((&self.tp, self.moves, &self.masks), map, self.cut);
+        if depth <= 2 * SPLIT_AFTER {
+            let mut w = walker();
+            w.walk(*root, depth);
+            w.finish();
+            return w.seeds;
+        }
+        let work = walker().frontier(*root, depth, depth - SPLIT_AFTER);
+        let progress = Progress::new(mode, &format!("depth {depth}"), work.len() as u64, "parts");
+        let done = AtomicU64::new(0);
+        let seeds: u64 = work
+            .par_iter()
+            .map(|&(node, togo)| {
+                let mut w = walker();
+                w.walk(node, togo);
+                w.finish();
+                let n = done.fetch_add(1, Relaxed) + 1;
+                progress.update(n, "");
+                w.seeds
+            })
+            .sum();
+        let secs = progress.elapsed();
+        progress.finish(&format!("{seeds} seeds in {secs:.1} s"));
+        seeds
+    }
+
+    /// The coset's positions (`g⁻¹·p`) of the elements `g` the bitmap lacks, in page order.
+    pub fn for_each_missing(&self, p: &Cube, map: &Bitmap, mut f: impl FnMut(Cube)) {
+        map.for_each(self.moves, false, |c, e8, e4| {
+            f(index::element(c, e8, e4).inverse().compose(p))
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,292 @@
+//! The phase-1 enumeration: every canonical sequence of exactly `d` moves that takes the coset's
+//! representative into H and ends with a quarter turn of R, L, F or B, each giving one element
+//! of H at `d` moves from the representative.
+//!
+//! Sequences that end with a move of H need no search: the prepass of the bitmap adds them
+//! ([`super::bitmap`]). The search is Kociemba's phase 1 with its exact table (the two-phase
+//! solver's, read through [`TwoPhase`]), so it only walks nodes from which H is reachable in
+//! the moves left.
+//!
+//! Two more cuts, both exact:
+//! - the last move comes from outside H: a node with one move to go must be exactly one move
+//!   from H, and only the quarter turns of R, L, F and B are tried from it;
+//! - short loops (Rokicki's `hcoset` makes the same cut): below a node reached by a move, with
+//!   `rest` moves to go and at phase-1 distance `nd < rest`, nothing is walked when
+//!   `rest + nd < 5` ([`SHORT_LOOP`]). Such a tail leaves H's neighbourhood and comes back
+//!   within four moves, which it can only do with a move of H that commutes past the end
+//!   (`U R2 L` is `U L` then `R2`), so its element is a shorter seed's and the prepass adds it.
+//!   The tests check that the counts with and without the cut are the same.
+//!
+//! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
+//! places of the U and D edges ([`Moves::e8_of`]); a seed sets its element's bit at once.
+
+use std::sync::atomic::AtomicU16;
+
+use super::bitmap::{Bitmap, set_bit};
+use super::index::{Moves, half};
+use super::masks::DownMasks;
+use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVES};
+use crate::cube::{ALLOWED_AFTER, Cube};
+use crate::pdb::table::prefetch;
+use crate::solvers::twophase::{TwoPhase, step_distance};
+
+/// With fewer than this many moves, a canonical sequence that leaves H and comes back cannot end
+/// with a quarter turn of R, L, F or B unless every move brings it closer to H.
+pub const SHORT_LOOP: u8 = 5;
+
+/// Moves of H as a bit set over move indices.
+const H_MOVES: u32 = {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < N_P2_MOVES {
+        mask |= 1 << P2_MOVES[k];
+        k += 1;
+    }
+    mask
+};
+/// The moves that may end a seed: quarter turns of R, L, F, B.
+pub const LAST_MOVES: u32 = ((1 << N_MOVES) - 1) & !H_MOVES;
+/// Seeds whose words are asked for ahead of their writes, so the cache misses overlap.
+const QUEUE: usize = 16;
+/// "No previous move" for [`ALLOWED_AFTER`].
+const NO_FACE: u8 = 6;
+
+/// A node of the enumeration.
+#[derive(Clone, Copy, Debug)]
+pub struct Phase1Node {
+    flip: u16,
+    twist: u16,
+    slice: u16,
+    corners: u16,
+    u_places: u16,
+    d_places: u16,
+    /// Exact phase-1 distance.
+    dist: u8,
+    last_face: u8,
+    /// Phase-1 table index and symmetry ([`TwoPhase::phase1_index_sym`]), set where the walk
+    /// may read the node's mask ([`DownMasks`]).
+    index: u32,
+    sym: u8,
+}
+
+impl Phase1Node {
+    /// The root: the representative itself.
+    pub fn root(tp: &TwoPhase, p: &Cube) -> Phase1Node {
+        let (flip, twist, slice) = (
+            coord::flip(&p.eo()),
+            coord::twist(&p.co()),
+            coord::slice_sorted(&p.ep()),
+        );
+        let (index, sym) = tp.phase1_index_sym(flip as usize, twist as usize, slice as usize);
+        Phase1Node {
+            index,
+            sym,
+            flip,
+            twist,
+            slice,
+            corners: coord::corners(&p.cp()),
+            u_places: super::index::places_of(p, 0),
+            d_places: super::index::places_of(p, 4),
+            dist: tp.phase1_distance(flip as usize, twist as usize, slice as usize),
+            last_face: NO_FACE,
+        }
+    }
+
+    /// Phase-1 distance of the node.
+    pub fn distance(&self) -> u8 {
+        self.dist
+    }
+
+    /// The node's element of H as (page, word, slice permutation); only at distance 0.
+    #[inline(always)]
+    pub fn element(&self, t: &Moves) -> (usize, usize, usize) {
+        debug_assert_eq!(self.dist, 0);
+        (
+            self.corners as usize,
+            t.e8_of(self.u_places, self.d_places),
+            self.slice as usize % N_SLICE_PERM,
+        )
+    }
+}
+
+/// One thread's walk: where seeds go, and what it counted.
+pub struct Walker<'a> {
+    tp: &'a TwoPhase,
+    t: &'a Moves,
+    masks: &'a DownMasks,
+    map: &'a Bitmap,
+    /// Seeds reached (phase-1 solutions), and those whose element was new.
+    pub seeds: u64,
+    pub new: u64,
+    /// Seeds' words and bits not yet written, oldest at `head`.
+    queue: [Option<(&'a AtomicU16, u16)>; QUEUE],
+    head: usize,
+    /// Nodes at this many moves to go are collected in `frontier` instead of walked further.
+    split: u8,
+    pub frontier: Vec<(Phase1Node, u8)>,
+    /// Apply the short-loop cut (off only to check it).
+    cut: bool,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(
+        (tp, t, masks): (&'a TwoPhase, &'a Moves, &'a DownMasks),
+        map: &'a Bitmap,
+        cut: bool,
+    ) -> Walker<'a> {
+        Walker {
+            masks,
+            cut,
+            tp,
+            t,
+            map,
+            seeds: 0,
+            new: 0,
+            queue: [None; QUEUE],
+            head: 0,
+            split: u8::MAX,
+            frontier: Vec::new(),
+        }
+    }
+
+    /// Collects the nodes that have `split` moves to go in a walk of `togo` moves from `n`.
+    pub fn frontier(mut self, n: Phase1Node, togo: u8, split: u8) -> Vec<(Phase1Node, u8)> {
+        self.split = split;
+        self.walk(n, togo);
+        self.frontier
+    }
+
+    /// Walks every seed sequence of `togo` moves from `n` and sets the seeds' bits (all written
+    /// once [`Walker::finish`] has run).
+    pub fn walk(&mut self, n: Phase1Node, togo: u8) {
+        if togo == 0 {
+            self.seed(&n);
+            return;
+        }
+        if togo == self.split {
+            self.frontier.push((n, togo));
+            return;
+        }
+        let (tp, mv) = (self.tp, self.t.mv);
+        let rest = togo - 1;
+        let allowed = ALLOWED_AFTER[n.last_face as usize];
+        if rest == 0 {
+            // The last move: a child is a seed exactly when it is in H, which its coordinates
+            // say without the table.
+            let mut bits = allowed & LAST_MOVES;
+            while bits != 0 {
+                let m = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if mv.flip[n.flip as usize * N_MOVES + m] == 0
+                    && mv.twist[n.twist as usize * N_MOVES + m] == 0
+                    && (mv.slice_sorted[n.slice as usize * N_MOVES + m] as usize) < N_SLICE_PERM
+                {
+                    let child = self.child(&n, m, 0);
+                    self.seed(&child);
+                }
+            }
+            return;
+        }
+        if n.dist == togo {
+            // No slack: only the moves one closer, whose children have no slack either; their
+            // masks are asked for before any is walked.
+            let mut moves = self.masks.moves(n.index, n.sym) & allowed;
+            let mut kids = [n; N_MOVES];
+            let mut count = 0;
+            while moves != 0 {
+                let m = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let mut child = self.child(&n, m, rest);
+                if rest >= 2 {
+                    (child.index, child.sym) = tp.phase1_index_sym(
+                        child.flip as usize,
+                        child.twist as usize,
+                        child.slice as usize,
+                    );
+                    self.masks.prefetch(child.index);
+                }
+                kids[count] = child;
+                count += 1;
+            }
+            for &child in &kids[..count] {
+                self.walk(child, rest);
+            }
+            return;
+        }
+        // The children's lookups go in three rounds so that the cache misses overlap: the
+        // class of each child's flip and slice, then its table entry, then the entries' values.
+        let mut coords = [(0u16, 0u16, 0u16); N_MOVES];
+        let mut bits = allowed;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (flip, slice) = (
+                mv.flip[n.flip as usize * N_MOVES + m],
+                mv.slice_sorted[n.slice as usize * N_MOVES + m],
+            );
+            coords[m] = (flip, mv.twist[n.twist as usize * N_MOVES + m], slice);
+            tp.phase1_prefetch_index(flip as usize, slice as usize);
+        }
+        let mut index = [(0u32, 0u8); N_MOVES];
+        let mut bits = allowed;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (flip, twist, slice) = coords[m];
+            index[m] = tp.phase1_index_sym(flip as usize, twist as usize, slice as usize);
+            tp.phase1_prefetch(index[m].0 as usize);
+        }
+        let mut bits = allowed;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let dist = step_distance(n.dist, tp.phase1_residue(index[m].0 as usize));
+            if dist > rest || (self.cut && dist < rest && rest + dist < SHORT_LOOP) {
+                continue;
+            }
+            let mut child = self.child(&n, m, dist);
+            (child.index, child.sym) = index[m];
+            self.walk(child, rest);
+        }
+    }
+
+    /// The node after move `m`, at phase-1 distance `dist`.
+    #[inline(always)]
+    fn child(&self, n: &Phase1Node, m: usize, dist: u8) -> Phase1Node {
+        let (mv, t) = (self.t.mv, self.t);
+        Phase1Node {
+            flip: mv.flip[n.flip as usize * N_MOVES + m],
+            twist: mv.twist[n.twist as usize * N_MOVES + m],
+            slice: mv.slice_sorted[n.slice as usize * N_MOVES + m],
+            corners: mv.corners[n.corners as usize * N_MOVES + m],
+            u_places: t.places[n.u_places as usize * N_MOVES + m],
+            d_places: t.places[n.d_places as usize * N_MOVES + m],
+            dist,
+            last_face: (m / 3) as u8,
+            index: 0,
+            sym: 0,
+        }
+    }
+
+    /// Queues a seed's bit: its word is prefetched now and written `QUEUE` seeds later.
+    #[inline(always)]
+    fn seed(&mut self, n: &Phase1Node) {
+        let (c, e8, e4) = n.element(self.t);
+        let word = self.map.word(c, e8);
+        prefetch(word as *const AtomicU16);
+        self.seeds += 1;
+        if let Some((w, bit)) = self.queue[self.head].replace((word, 1 << half()[e4].1)) {
+            self.new += set_bit(w, bit) as u64;
+        }
+        self.head = (self.head + 1) % QUEUE;
+    }
+
+    /// Writes the queued seeds' bits.
+    pub fn finish(&mut self) {
+        for slot in &mut self.queue {
+            if let Some((w, bit)) = slot.take() {
+                self.new += set_bit(w, bit) as u64;
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The coset solver against a breadth-first search over cubies, which shares none of its code
+//! path (no coordinates, no tables, no bitmap).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::*;
+use crate::cube::{Move, Rng, parse_moves};
+
+fn solver() -> &'static CosetSolver {
+    static S: OnceLock<CosetSolver> = OnceLock::new();
+    S.get_or_init(|| CosetSolver::with(twophase().clone()))
+}
+
+fn twophase() -> &'static Arc<TwoPhase> {
+    static T: OnceLock<Arc<TwoPhase>> = OnceLock::new();
+    T.get_or_init(|| Arc::new(TwoPhase::new()))
+}
+
+/// Every position within `depth` moves of `p`, with its distance from `p`.
+fn bfs(p: &Cube, depth: u8) -> HashMap<Cube, u8> {
+    let mut dist = HashMap::from([(*p, 0u8)]);
+    let mut layer = vec![*p];
+    for d in 1..=depth {
+        let mut next = Vec::new();
+        for c in &layer {
+            for m in Move::all() {
+                let y = c.apply(m);
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(y) {
+                    e.insert(d);
+                    next.push(y);
+                }
+            }
+        }
+        layer = next;
+    }
+    dist
+}
+
+fn in_h(c: &Cube) -> bool {
+    coord::flip(&c.eo()) == 0
+        && coord::twist(&c.co()) == 0
+        && coord::slice_sorted(&c.ep()) < N_SLICE_PERM as u16
+}
+
+fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
+    CosetOptions {
+        max_depth,
+        search_depth,
+        progress: ProgressMode::Hidden,
+        samples: Vec::new(),
+    }
+}
+
+/// The counts by distance of the coset's positions equal the number of elements of H at each
+/// distance from the representative found by the search over cubies, for H itself and for a
+/// coset three moves away; and every element in the bitmap is one the search found.
+#[test]
+fn distances_match_a_search_over_cubies() {
+    let s = solver();
+    for scramble in ["", "R F U'", "L' B2 D F"] {
+        let p = Cube::from_moves(&parse_moves(scramble).unwrap());
+        let depth = 5;
+        let dist = bfs(&p, depth);
+        let mut want = vec![0u64; depth as usize + 1];
+        for (c, &d) in &dist {
+            if in_h(c) {
+                want[d as usize] += 1;
+            }
+        }
+        let mut opts = options(depth, depth);
+        // Samples: some found (elements of the bitmap), the random ones mostly not.
+        opts.samples = sample_elements(20, 9);
+        let mut found = Vec::new();
+        s.run(&p, &opts)
+            .1
+            .for_each(s.moves(), true, |c, e8, e4| found.push((c, e8, e4)));
+        opts.samples
+            .extend(found.iter().step_by(found.len() / 10 + 1));
+        let (report, map) = s.run(&p, &opts);
+        for (x, d) in &report.samples {
+            // The sampled position's distance: that of g from p, where x = g⁻¹·p.
+            let g = p.compose(&x.inverse());
+            assert_eq!(*d, dist.get(&g).copied(), "{scramble:?}");
+            assert_eq!(coset_of(x), coset_of(&p));
+        }
+        assert!(report.samples.iter().any(|(_, d)| d.is_some()));
+        assert_eq!(report.exact_counts(), want, "coset of {scramble:?}");
+        assert_eq!(report.coset, coset_of(&p));
+        let mut seen = 0;
+        map.for_each(s.moves(), true, |c, e8, e4| {
+            let g = index::element(c, e8, e4);
+            assert!(
+                dist.contains_key(&g),
+                "{scramble:?}: {g:?} is not within {depth}"
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, report.found());
+        // The coset's positions: x = g⁻¹·p is solved by the moves that take p to g.
+        let g = dist.keys().find(|c| in_h(c) && **c != p).unwrap();
+        let x = g.inverse().compose(&p);
+        assert_eq!(coset_of(&x), coset_of(&p));
+    }
+}
+
+/// With the search stopped early, the depths up to it stay exact, the deeper ones are upper
+/// bounds: each element is found no earlier than its distance.
+#[test]
+fn a_bounded_run_keeps_its_exact_depths_and_never_finds_early() {
+    let s = solver();
+    for (scramble, search) in [("F R' U", 3), ("", 0)] {
+        let p = Cube::from_moves(&parse_moves(scramble).unwrap());
+        let (exact, _) = s.run(&p, &options(7, 7));
+        let (bounded, _) = s.run(&p, &options(7, search));
+        let n = search as usize + 1;
+        assert_eq!(bounded.exact_counts(), exact.exact_counts()[..n]);
+        for (b, e) in bounded.rows.iter().zip(&exact.rows) {
+            assert!(b.total <= e.total, "depth {}", b.depth);
+        }
+        assert!(bounded.rows[n..].iter().all(|r| r.seeds == 0 && !r.exact));
+        // Short of the seeds, the prepass alone misses elements.
+        assert!(bounded.found() < exact.found(), "{scramble:?}");
+    }
+}
+
+/// Coset numbers name cosets: a representative is a valid position of its coset, and every
+/// position of a coset has the coset's number.
+#[test]
+fn coset_numbers_round_trip() {
+    let mut rng = Rng::new(3);
+    for _ in 0..200 {
+        let n = rng.below(COSETS);
+        let r = representative(n).unwrap();
+        r.validate().unwrap();
+        assert_eq!(coset_of(&r), n);
+        let x = Cube::random(&mut rng);
+        let n = coset_of(&x);
+        assert!(n < COSETS);
+        // Left-multiplying by an element of H keeps the coset.
+        let h = Cube::from_moves(&parse_moves("U R2 D' F2 L2 U2 B2").unwrap());
+        assert_eq!(coset_of(&h.compose(&x)), n);
+    }
+    assert_eq!(coset_of(&Cube::SOLVED), 0);
+    assert!(representative(COSETS).is_none());
+}
+
+/// The short-loop cut of the phase-1 walk loses nothing: the same counts without it, through
+/// depth 8, on H and on two other cosets.
+#[test]
+fn the_short_loop_cut_loses_no_element() {
+    let uncut = CosetSolver {
+        cut: false,
+        tp: solver().tp.clone(),
+        masks: solver().masks.clone(),
+        moves: solver().moves,
+    };
+    for scramble in ["", "R F U'", "B' L2 U F' R"] {
+        let p = Cube::from_moves(&parse_moves(scramble).unwrap());
+        let (with, _) = solver().run(&p, &options(8, 8));
+        let (without, _) = uncut.run(&p, &options(8, 8));
+        assert_eq!(with.exact_counts(), without.exact_counts(), "{scramble:?}");
+        let seeds = |r: &CosetReport| r.rows.iter().map(|r| r.seeds).sum::<u64>();
+        assert!(
+            seeds(&with) < seeds(&without),
+            "the cut cuts nothing on {scramble:?}"
+        );
+    }
+}
+
+/// A node's mask (the table position's, mapped through the node's symmetry) is exactly the set
+/// of moves whose child's residue is one less, looked up child by child.
+#[test]
+fn masks_are_the_moves_one_closer() {
+    let s = solver();
+    let (tp, mv) = (&s.tp, crate::coord::MoveTables::get());
+    let mut rng = Rng::new(17);
+    for _ in 0..2000 {
+        let x = Cube::random(&mut rng);
+        let (flip, twist, slice) = (
+            coord::flip(&x.eo()) as usize,
+            coord::twist(&x.co()) as usize,
+            coord::slice_sorted(&x.ep()) as usize,
+        );
+        let (i, sym) = tp.phase1_index_sym(flip, twist, slice);
+        let closer = (tp.phase1_residue(i as usize) + 2) % 3;
+        let mut want = 0u32;
+        for m in 0..18 {
+            let j = tp.phase1_index(
+                mv.flip[flip * 18 + m] as usize,
+                mv.twist[twist * 18 + m] as usize,
+                mv.slice_sorted[slice * 18 + m] as usize,
+            );
+            if tp.phase1_residue(j) == closer {
+                want |= 1 << m;
+            }
+        }
+        assert_eq!(s.masks.moves(i, sym), want, "{x:?}");
+    }
+}
