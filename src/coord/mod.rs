@@ -50,6 +50,16 @@ pub const N_P2_MOVES: usize = 10;
 
 /// The moves that keep G1: U, U2, U', R2, F2, D, D2, D', L2, B2 (indices into [`Move`]).
 pub const P2_MOVES: [usize; N_P2_MOVES] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
+/// [`P2_MOVES`] as a bit set over move indices.
+pub const P2_MOVE_MASK: u32 = {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < N_P2_MOVES {
+        mask |= 1 << P2_MOVES[k];
+        k += 1;
+    }
+    mask
+};
 
 /// Corner twist coordinate, 0..2187.
 pub fn twist(co: &[u8; 8]) -> u16 {

@@ -17,35 +17,29 @@
 //!   (`U R2 L` is `U L` then `R2`), so its element is a shorter seed's and the prepass adds it.
 //!   The tests check that the counts with and without the cut are the same.
 //!
+//! A node with no slack (its distance to H equals the moves it has left) walks only the moves
+//! one closer, read from its mask ([`DownMasks`]); other nodes look every child up.
+//!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
-//! places of the U and D edges ([`Moves::e8_of`]); a seed sets its element's bit at once.
+//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written [`QUEUE`] seeds
+//! after its word is prefetched, and all are written by [`Walker::finish`].
 
 use std::sync::atomic::AtomicU16;
 
 use super::bitmap::{Bitmap, set_bit};
 use super::index::{Moves, half};
 use super::masks::DownMasks;
-use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVES};
+use crate::coord::{self, N_MOVES, N_SLICE_PERM, P2_MOVE_MASK};
 use crate::cube::{ALLOWED_AFTER, Cube};
 use crate::pdb::table::prefetch;
 use crate::solvers::twophase::{TwoPhase, step_distance};
 
-/// With fewer than this many moves, a canonical sequence that leaves H and comes back cannot end
-/// with a quarter turn of R, L, F or B unless every move brings it closer to H.
+/// The short-loop cut's bound: below a node with `rest` moves left and phase-1 distance
+/// `nd < rest`, nothing is walked when `rest + nd` is less (see the module docs).
 pub const SHORT_LOOP: u8 = 5;
 
-/// Moves of H as a bit set over move indices.
-const H_MOVES: u32 = {
-    let mut mask = 0;
-    let mut k = 0;
-    while k < N_P2_MOVES {
-        mask |= 1 << P2_MOVES[k];
-        k += 1;
-    }
-    mask
-};
 /// The moves that may end a seed: quarter turns of R, L, F, B.
-pub const LAST_MOVES: u32 = ((1 << N_MOVES) - 1) & !H_MOVES;
+pub const LAST_MOVES: u32 = ((1 << N_MOVES) - 1) & !P2_MOVE_MASK;
 /// Seeds whose words are asked for ahead of their writes, so the cache misses overlap.
 const QUEUE: usize = 16;
 /// "No previous move" for [`ALLOWED_AFTER`].

@@ -29,7 +29,7 @@ use crate::cube::{ALLOWED_AFTER, Cube, Face, Move, invert_sequence};
 use super::TwoPhase;
 use super::prune::step_distance;
 use crate::coord::symmetry::S_URF3;
-use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVES};
+use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVE_MASK, P2_MOVES};
 
 /// Longest phase 2 tried for a phase-1 solution. Longer phase 2s are rarely worth their cost:
 /// a slightly longer phase 1 usually leads to a shorter total much sooner.
@@ -37,16 +37,6 @@ const PHASE2_CAP: usize = 11;
 /// Deepest phase 1 ever searched (a solution is always found long before).
 const MAX_PHASE1: usize = 30;
 const MAX_PATH: usize = MAX_PHASE1 + PHASE2_CAP + 1;
-/// The phase-2 moves as a bit set over move indices.
-const P2_MOVE_MASK: u32 = {
-    let mut mask = 0;
-    let mut k = 0;
-    while k < N_P2_MOVES {
-        mask |= 1 << P2_MOVES[k];
-        k += 1;
-    }
-    mask
-};
 /// "No previous move" for [`ALLOWED_AFTER`].
 const NO_FACE: usize = 6;
 /// How many nodes between two looks at the clock.
