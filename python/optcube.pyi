@@ -16,7 +16,7 @@ __all__ = [
     "__version__",
     "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
     "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study", "distances",
-    "table_sets", "goals", "solve_goal", "goal_distances",
+    "table_sets", "goals", "solve_goal", "goal_distances", "coset",
 ]
 
 _Path = Union[str, PathLike]

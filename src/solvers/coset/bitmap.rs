@@ -10,7 +10,7 @@
 //! a half turn's is rearranged ([`Moves::rearrange`]). Reading `cur` while writing `next` keeps
 //! the depths apart: an element gets one move per prepass, never two.
 //!
-//! Invariants: bits 12..16 of every word are 0; [`Bitmap::counts`] holds each page's number of
+//! Invariants: bits 12..16 of every word are 0; `Bitmap::counts` holds each page's number of
 //! set bits as of the last [`Bitmap::recount`] or prepass.
 
 use std::sync::OnceLock;

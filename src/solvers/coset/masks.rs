@@ -73,7 +73,7 @@ impl DownMasks {
     }
 
     /// The moves one closer to H from a node read at table `index` with symmetry `s`
-    /// ([`TwoPhase::phase1_index_sym`]).
+    /// (`TwoPhase::phase1_index_sym`).
     #[inline(always)]
     pub fn moves(&self, index: u32, s: u8) -> u32 {
         let mask = self.masks[index as usize];

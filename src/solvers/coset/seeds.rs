@@ -21,7 +21,7 @@
 //! one closer, read from its mask ([`DownMasks`]); other nodes look every child up.
 //!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
-//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written [`QUEUE`] seeds
+//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written `QUEUE` seeds
 //! after its word is prefetched, and all are written by [`Walker::finish`].
 
 use std::sync::atomic::AtomicU16;
