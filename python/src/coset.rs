@@ -3,7 +3,7 @@
 
 use optcube::cube::Cube;
 use optcube::progress::ProgressMode;
-use optcube::solvers::coset::{COSETS, CosetOptions, CosetSolver, ELEMENTS, representative};
+use optcube::solvers::coset::{COSETS, CosetOptions, CosetSolver, representative};
 use optcube::solvers::twophase::TwoPhase;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -64,6 +64,5 @@ pub fn coset<'py>(
     let report = crate::pooled(py, threads, || solver.run(&p, &opts).0)?;
     let mut v = report.to_json();
     v["threads"] = serde_json::json!(threads);
-    v["unset"] = serde_json::json!(ELEMENTS - report.found());
     crate::to_python(py, &v)
 }

@@ -124,7 +124,6 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     if args.json {
         let mut v = report.to_json();
         v["threads"] = serde_json::json!(threads);
-        v["unset"] = serde_json::json!(unset);
         println!("{v}");
         return Ok(0);
     }

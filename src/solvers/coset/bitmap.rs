@@ -42,11 +42,13 @@ impl Default for Bitmap {
     }
 }
 
-/// Sets `bit` in `word`; true if it was not set. The locked write is skipped when the bit is
-/// already there, which deep seeds mostly find.
+/// Sets `bit` in `word`, safe from several threads at once. The locked write is skipped when
+/// the bit is already there, which deep seeds mostly find.
 #[inline(always)]
-pub fn set_bit(word: &AtomicU16, bit: u16) -> bool {
-    word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
+pub fn set_bit(word: &AtomicU16, bit: u16) {
+    if word.load(Relaxed) & bit == 0 {
+        word.fetch_or(bit, Relaxed);
+    }
 }
 
 fn new_page() -> Page {
@@ -67,13 +69,6 @@ impl Bitmap {
         self.pages[c].get().map_or(&ZERO[..], |p| &p[..])
     }
 
-    /// Adds the element (page `c`, word `e8`, slice permutation `e4`); true if it was new.
-    /// Safe from several threads at once.
-    #[inline(always)]
-    pub fn set(&self, c: usize, e8: usize, e4: usize) -> bool {
-        set_bit(self.word(c, e8), 1 << half()[e4].1)
-    }
-
     /// The word of page `c` (allocated if need be) that holds the elements with U/D edges `e8`.
     #[inline(always)]
     pub fn word(&self, c: usize, e8: usize) -> &AtomicU16 {
@@ -85,7 +80,7 @@ impl Bitmap {
         self.page(c)[e8].load(Relaxed) >> half()[e4].1 & 1 == 1
     }
 
-    /// Counts the set bits of every page again (after [`Bitmap::set`]s); returns the total.
+    /// Counts the set bits of every page again (after bits were set); returns the total.
     pub fn recount(&mut self) -> u64 {
         let pages = &self.pages;
         self.counts = (0..PAGES)

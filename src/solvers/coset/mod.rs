@@ -118,7 +118,7 @@ impl CosetReport {
 impl CosetReport {
     /// The report as one JSON object: `coset`, `representative` (facelets), `elements`,
     /// `depth_counts` (exact, from depth 0), `bounded_counts` (elements first shown within each
-    /// deeper depth), `found`, `complete`, `seconds`, `peak_bitmap_bytes` and the per-depth
+    /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes` and the per-depth
     /// `timeline`.
     pub fn to_json(&self) -> serde_json::Value {
         let exact = self.exact_counts();
@@ -144,6 +144,7 @@ impl CosetReport {
             "depth_counts": exact,
             "bounded_counts": bounded,
             "found": self.found(),
+            "unset": ELEMENTS - self.found(),
             "complete": self.complete(),
             "seconds": self.seconds,
             "peak_bitmap_bytes": self.peak_bitmap_bytes,

@@ -109,9 +109,8 @@ pub struct Walker<'a> {
     t: &'a Moves,
     masks: &'a DownMasks,
     map: &'a Bitmap,
-    /// Seeds reached (phase-1 solutions), and those whose element was new.
+    /// Seeds reached (phase-1 solutions).
     pub seeds: u64,
-    pub new: u64,
     /// Seeds' words and bits not yet written, oldest at `head`.
     queue: [Option<(&'a AtomicU16, u16)>; QUEUE],
     head: usize,
@@ -135,7 +134,6 @@ impl<'a> Walker<'a> {
             t,
             map,
             seeds: 0,
-            new: 0,
             queue: [None; QUEUE],
             head: 0,
             split: u8::MAX,
@@ -270,7 +268,7 @@ impl<'a> Walker<'a> {
         prefetch(word as *const AtomicU16);
         self.seeds += 1;
         if let Some((w, bit)) = self.queue[self.head].replace((word, 1 << half()[e4].1)) {
-            self.new += set_bit(w, bit) as u64;
+            set_bit(w, bit);
         }
         self.head = (self.head + 1) % QUEUE;
     }
@@ -279,7 +277,7 @@ impl<'a> Walker<'a> {
     pub fn finish(&mut self) {
         for slot in &mut self.queue {
             if let Some((w, bit)) = slot.take() {
-                self.new += set_bit(w, bit) as u64;
+                set_bit(w, bit);
             }
         }
     }
