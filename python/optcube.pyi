@@ -16,7 +16,7 @@ __all__ = [
     "__version__",
     "TableError", "Result", "Solver", "twophase", "thistlethwaite", "facelets", "is_valid",
     "validate", "random_positions", "default_pdb_dir", "pdb_info", "read_study", "distances",
-    "table_sets", "goals", "solve_goal", "goal_distances", "coset",
+    "table_sets", "goals", "solve_goal", "goal_distances", "coset", "coset_estimate",
 ]
 
 _Path = Union[str, PathLike]
@@ -258,7 +258,15 @@ def coset(
 ) -> Dict[str, Any]:
     """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
     coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
-    complete, unset, seconds, peak_bitmap_bytes, timeline, threads)."""
+    complete, unset, seconds, peak_bitmap_bytes, interrupted, timeline, threads). Ctrl-C
+    stops the run at the next part of its phase-1 walk or the next depth and raises
+    KeyboardInterrupt."""
+
+def coset_estimate(files: List[_Path]) -> Dict[str, Any]:
+    """The whole cube's distance distribution estimated from a coset study's files (`optcube
+    coset --random-cosets`), as `optcube stats summarize` makes it: keys cosets, tail_samples,
+    unsampled and rows (depth, estimate, low, high, upper_bound, cosets_seen, exact, published,
+    published_exact). ValueError for a damaged file or files of two studies."""
 
 def goal_distances(goal: str, metric: str = "htm") -> List[int]:
     """A goal's states by their exact distance to it (counts at 0, 1, ...), as `optcube stats

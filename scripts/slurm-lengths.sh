@@ -40,41 +40,20 @@ set -euo pipefail
 
 cd "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}"
 
-need() { # VAR HINT: a setting that must be there
-    [[ -n ${!1:-} ]] || { echo "slurm-lengths.sh: $1 is not set: $2" >&2; exit 2; }
-}
-need SLURM_ARRAY_TASK_ID "run as an array job (sbatch scripts/slurm-lengths.sh) or set it"
-need SLURM_ARRAY_TASK_COUNT "run as an array job (sbatch scripts/slurm-lengths.sh) or set it"
-need OPTCUBE_PDB_DIR "the shared table directory (built beforehand)"
+# The settings and checks every array task shares (scripts/slurm-tables.sh; Slurm runs a copy
+# of this script, so it is found from the submit directory, the repository's root).
+lib=scripts/slurm-tables.sh
+[[ -r $lib ]] || lib="$(dirname "${BASH_SOURCE[0]}")/slurm-tables.sh"
+source "$lib"
+need_array_settings slurm-lengths.sh
 count="${COUNT:-1000}"
 seed="${SEED:-1}"
 set_name="${OPTCUBE_SET:-}"
 bin="${OPTCUBE:-target/release/optcube}"
 threads="${SLURM_CPUS_PER_TASK:-$(nproc)}"
 
-[[ -x $bin ]] || { echo "slurm-lengths.sh: no optcube binary at $bin (cargo build --release)" >&2; exit 2; }
-# The tables must be there already: a hundred tasks must not each start building them. The
-# binary says which tables a set holds (`optcube pdb sets`): no list is copied here.
-tables=()
-if [[ -n $set_name ]]; then
-    listed="$("$bin" pdb sets --tables "$set_name")" || exit 2
-    mapfile -t tables <<<"$listed"
-fi
-if [[ -z $set_name ]] && ! compgen -G "$OPTCUBE_PDB_DIR/*.pdb" >/dev/null; then
-    echo "slurm-lengths.sh: no tables in $OPTCUBE_PDB_DIR; build them first with:" \
-        "$bin pdb build --dir $OPTCUBE_PDB_DIR" >&2
-    exit 2
-fi
-for t in "${tables[@]}"; do
-    f="$OPTCUBE_PDB_DIR/$t.pdb"
-    if [[ ! -e $f && ! -e $f.zst ]]; then
-        echo "slurm-lengths.sh: table $f is missing; build the tables first with:" \
-            "$bin pdb build --set $set_name --dir $OPTCUBE_PDB_DIR" >&2
-        exit 2
-    fi
-done
-"$bin" pdb verify --dir "$OPTCUBE_PDB_DIR" >/dev/null ||
-    { echo "slurm-lengths.sh: a table in $OPTCUBE_PDB_DIR is damaged (optcube pdb verify)" >&2; exit 2; }
+# The tables must be there already.
+check_tables slurm-lengths.sh "$bin" "$OPTCUBE_PDB_DIR" "$set_name"
 
 out_dir="${OUT_DIR:-results}"
 mkdir -p "$out_dir"

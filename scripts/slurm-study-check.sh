@@ -6,6 +6,12 @@
 #
 #   scripts/slurm-study-check.sh [--count N] [--seed S] [--tasks K] [--cpus C] [--moves L]
 #                                [--set SET] [--pdb-dir DIR] [--work DIR]
+#   scripts/slurm-study-check.sh --cosets [--count N] [--max-depth D] [--samples K] [...]
+#
+# With --cosets the study is one of N random cosets (scripts/slurm-cosets.sh, `optcube coset
+# --random-cosets`), by default 4 cosets to depth 5 without samples (little memory, seconds;
+# the two-phase tables are built in the table directory on first use), and the check is that
+# every coset's counts equal the one-machine run's.
 #
 # Defaults: 40 positions of seed 1 in 2 tasks of 1 CPU each, random positions, the default
 # table set (optcube's choice for the table directory, $OPTCUBE_PDB_DIR or pdb/, which must hold
@@ -16,10 +22,13 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-count=40 seed=1 tasks=2 cpus=1 moves="" set_name="" work=""
+count=40 seed=1 tasks=2 cpus=1 moves="" set_name="" work="" cosets="" max_depth=5 samples=0
 pdb_dir="${OPTCUBE_PDB_DIR:-$repo/pdb}"
 while [[ $# -gt 0 ]]; do
     case "$1" in
+    --cosets) cosets=1; count=4; shift; continue ;;
+    --max-depth) max_depth=$2 ;;
+    --samples) samples=$2 ;;
     --count) count=$2 ;;
     --seed) seed=$2 ;;
     --tasks) tasks=$2 ;;
@@ -46,6 +55,44 @@ set -e
 [[ $status -eq 0 ]] || exit "$status"
 trap '"$repo/scripts/slurm-localhost.sh" stop "$cluster" 2>/dev/null || true' EXIT
 eval "$conf_line"
+
+if [[ -n $cosets ]]; then
+    echo "slurm-study-check: $count cosets (seed $seed, to depth $max_depth, $samples samples" \
+        "each) in $tasks array tasks of $cpus CPU(s), tables in $pdb_dir" >&2
+    start=$(date +%s%N)
+    if ! sbatch --wait --parsable --array="0-$((tasks - 1))" --cpus-per-task="$cpus" \
+        --time=UNLIMITED --output="$work/task-%A_%a.log" --chdir="$repo" \
+        --export="ALL,OPTCUBE=$bin,OPTCUBE_PDB_DIR=$pdb_dir,COUNT=$count,SEED=$seed,SEARCH=$max_depth,MAX=$max_depth,SAMPLES=$samples,OPTCUBE_SET=$set_name,OUT_DIR=$work/shards" \
+        "$repo/scripts/slurm-cosets.sh" >"$work/job-id"; then
+        echo "slurm-study-check: the array job failed; task logs:" >&2
+        tail -n 5 "$work"/task-*.log >&2 || true
+        exit 1
+    fi
+    cluster_ms=$((($(date +%s%N) - start) / 1000000))
+    one=("$bin" coset --random-cosets "$count" --seed "$seed" --max-depth "$max_depth"
+        --sample "$samples" --pdb-dir "$pdb_dir" --out "$work/one-machine.jsonl")
+    [[ -n $set_name ]] && one+=(--set "$set_name")
+    "${one[@]}" >/dev/null 2>"$work/one-machine.log"
+    shards=("$work"/shards/*.jsonl)
+    [[ ${#shards[@]} -eq $tasks ]] ||
+        { echo "slurm-study-check: ${#shards[@]} shard files, expected $tasks" >&2; exit 1; }
+    python3 - "$count" "$work/one-machine.jsonl" "${shards[@]}" <<'PY'
+import json, sys
+count, one, shards = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+key = lambda r: (r["coset"], r["depth_counts"], r["bounded_counts"], r["unset"],
+                 [(s["facelets"], s["length"]) for s in r["samples"]])
+here = {json.loads(l)["index"]: json.loads(l) for f in shards for l in open(f) if l.strip()}
+there = {json.loads(l)["index"]: json.loads(l) for l in open(one) if l.strip()}
+assert sorted(here) == list(range(count)), f"the shards hold cosets {sorted(here)}"
+bad = [i for i in range(count) if key(here[i]) != key(there[i])]
+assert not bad, f"cosets {bad} differ from the one-machine run"
+PY
+    "$bin" stats summarize "${shards[@]}" --out-dir "$work" --name cluster >"$work/summary.txt"
+    printf 'slurm-study-check: passed: %s cosets, %s shards merged; every coset equals the one-machine run\n' \
+        "$count" "$tasks"
+    printf 'slurm-study-check: wall time %s ms on the cluster; report %s\n' "$cluster_ms" "$work/cluster.md"
+    exit 0
+fi
 
 echo "slurm-study-check: $count positions (seed $seed${moves:+, $moves-move scrambles}) in $tasks" \
     "array tasks of $cpus CPU(s), set ${set_name:-default}, tables in $pdb_dir" >&2

@@ -83,10 +83,105 @@ fn bad_coset_arguments_are_refused() {
         ),
         (vec!["--index", "5", "R"], "cannot be used with"),
         (vec!["--max-depth", "2", "--unset", unset], "unset"),
+        (vec!["--sample", "3"], "--sample-out"),
+        (
+            vec!["--random-cosets", "2", "--index", "4"],
+            "cannot be used with",
+        ),
+        (vec!["--shard", "0/2"], "--random-cosets"),
+        (vec!["--random-cosets", "0"], "0"),
     ] {
         let o = optcube(&[&["coset", "--pdb-dir", dir()][..], &args].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
     assert!(!std::path::Path::new(unset).exists());
+}
+
+/// A study of three random cosets to depth 4, resumed after its first coset, summarized by
+/// `stats summarize` into the estimate; its counts equal single runs of the same cosets.
+#[test]
+fn a_coset_study_resumes_and_is_summarized() {
+    let work = scratch().join("coset-study");
+    std::fs::create_dir_all(&work).unwrap();
+    let out = work.join("s.jsonl");
+    let out = out.to_str().unwrap();
+    let study = |n: &str| {
+        optcube(&[
+            "coset",
+            "--random-cosets",
+            n,
+            "--seed",
+            "5",
+            "--max-depth",
+            "4",
+            "--pdb-dir",
+            dir(),
+            "--out",
+            out,
+        ])
+    };
+    let o = study("1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = study("3");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 cosets already finished"),
+        "{}",
+        stderr(&o)
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (i, r) in lines.iter().enumerate() {
+        assert_eq!(r["index"], i as u64);
+        let coset = r["coset"].as_u64().unwrap().to_string();
+        let (single, _) = optcube_json(&[
+            "coset",
+            "--index",
+            &coset,
+            "--max-depth",
+            "4",
+            "--json",
+            "--pdb-dir",
+            dir(),
+        ]);
+        assert_eq!(r["depth_counts"], single["depth_counts"], "coset {coset}");
+    }
+    let o = optcube(&[
+        "stats",
+        "summarize",
+        out,
+        "--out-dir",
+        work.to_str().unwrap(),
+        "--name",
+        "t",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(work.join("t.md")).unwrap();
+    assert!(
+        md.contains("3 finished of 3") && md.contains("| 4 |"),
+        "{md}"
+    );
+    let csv = std::fs::read_to_string(work.join("t-estimate.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    // Another study's settings in the same file are refused.
+    let o = optcube(&[
+        "coset",
+        "--random-cosets",
+        "3",
+        "--seed",
+        "6",
+        "--max-depth",
+        "4",
+        "--pdb-dir",
+        dir(),
+        "--out",
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
 }

@@ -71,4 +71,31 @@ fn a_study_through_slurm_equals_the_one_machine_run() {
     }
     let report = std::fs::read_to_string(work.join("cluster.md")).unwrap();
     assert!(report.contains("agree on all 16"), "{report}");
+
+    // A coset study through the same scripts: four random cosets to depth 5 in two tasks,
+    // every coset's counts equal to the one-machine run's (the check script compares them).
+    let tables = scratch().join("slurm-coset-tables");
+    let o = Command::new(env!("CARGO_BIN_EXE_optcube"))
+        .args(["coset", "--max-depth", "0", "--pdb-dir"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let work = scratch().join("slurm-cosets");
+    let o = Command::new("scripts/slurm-study-check.sh")
+        .args(["--cosets", "--tasks", "2", "--pdb-dir"])
+        .arg(&tables)
+        .arg("--work")
+        .arg(&work)
+        .env("OPTCUBE", env!("CARGO_BIN_EXE_optcube"))
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("passed: 4 cosets, 2 shards merged"), "{out}");
+    let report = std::fs::read_to_string(work.join("cluster.md")).unwrap();
+    assert!(report.contains("4 finished of 4"), "{report}");
 }

@@ -61,8 +61,29 @@ pub fn coset<'py>(
         progress: ProgressMode::Hidden,
         samples: Vec::new(),
     };
-    let report = crate::pooled(py, threads, || solver.run(&p, &opts).0)?;
+    // Ctrl-C stops the run at the next part of its walk or the next depth, and is raised.
+    let pool = optcube::sys::thread_pool(threads)
+        .map_err(|e| crate::value_error(format!("threads: {e}")))?;
+    let limits = crate::interrupt::Limits {
+        deadline: None,
+        cancel: None,
+    };
+    let report = crate::interrupt::interruptible(py, limits, |stop| {
+        pool.install(|| solver.run_until(&p, &opts, stop).0)
+    })?;
     let mut v = report.to_json();
     v["threads"] = serde_json::json!(threads);
     crate::to_python(py, &v)
+}
+
+/// The estimate of the whole cube's distance distribution from a coset study's files
+/// (`optcube coset --random-cosets`), as `optcube stats summarize` makes it: a dict with
+/// `cosets`, `tail_samples`, `unsampled` and `rows`.
+#[pyfunction]
+#[pyo3(text_signature = "(files)")]
+pub fn coset_estimate<'py>(py: Python<'py>, files: Vec<PathBuf>) -> PyResult<Bound<'py, PyAny>> {
+    let (all, _) = optcube::stats::cosets::read_study(&files).map_err(crate::value_error)?;
+    let e =
+        optcube::stats::cosets::estimate::estimate(all.records()).map_err(crate::value_error)?;
+    crate::to_python(py, &e.to_json())
 }

@@ -219,7 +219,8 @@ fn pdb_info<'py>(py: Python<'py>, pdb_dir: Option<PathBuf>) -> PyResult<Vec<Boun
 /// left by a killed run, is skipped as `stats lengths` does).
 #[pyfunction]
 fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let parsed = optcube::stats::study::read_file(&path).map_err(value_error)?;
+    let parsed: optcube::stats::study::Parsed =
+        optcube::stats::study::read_file(&path).map_err(value_error)?;
     parsed
         .records
         .iter()
@@ -324,6 +325,7 @@ fn optcube_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_study, m)?)?;
     m.add_function(wrap_pyfunction!(distances, m)?)?;
     m.add_function(wrap_pyfunction!(coset::coset, m)?)?;
+    m.add_function(wrap_pyfunction!(coset::coset_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(goal::goals, m)?)?;
     m.add_function(wrap_pyfunction!(goal::solve_goal, m)?)?;
     m.add_function(wrap_pyfunction!(goal::goal_distances, m)?)?;

@@ -600,3 +600,21 @@ def test_coset_gives_the_cli_counts_and_refuses_bad_arguments(pdb):
         optcube.coset("R", index=1, pdb_dir=pdb)
     with pytest.raises(ValueError, match="beyond max_depth"):
         optcube.coset(max_depth=3, search_depth=4, pdb_dir=pdb)
+
+
+def test_coset_estimate_reads_a_study_as_summarize_does(pdb, tmp_path):
+    out = tmp_path / "s.jsonl"
+    cli("coset", "--random-cosets", "2", "--seed", "3", "--max-depth", "3",
+        "--pdb-dir", str(pdb), "--out", str(out))
+    e = optcube.coset_estimate([out])
+    assert e["cosets"] == 2 and e["unsampled"] == 2
+    assert [r["depth"] for r in e["rows"]] == [0, 1, 2, 3]
+    assert e["rows"][0]["published"] == 1 and e["rows"][0]["published_exact"]
+    # Each coset's count is its own run's: the estimate is the mean scaled by the cosets.
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    mean = sum(r["depth_counts"][3] for r in lines) / 2
+    assert e["rows"][3]["estimate"] == mean * 2217093120
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(out.read_text().replace('"coset":', '"coset":1', 1))
+    with pytest.raises(ValueError, match="coset"):
+        optcube.coset_estimate([bad])

@@ -1,13 +1,18 @@
 //! `optcube coset [POSITION | --index N]`: the distance of every position of a coset of
-//! H = <U, D, R2, L2, F2, B2> (`optcube::solvers::coset`).
+//! H = <U, D, R2, L2, F2, B2> (`optcube::solvers::coset`). `optcube coset --random-cosets N`:
+//! a resumable study of random cosets (`optcube::stats::cosets`, run in `coset_study.rs`).
 
-use super::{Failure, TableDir};
+use super::{Failure, TableArgs};
 use optcube::cube::{Cube, parse_position};
 use optcube::progress::ProgressMode;
 use optcube::solvers::coset::{
     COSETS, CosetOptions, CosetSolver, ELEMENTS, FULL_RUN_BYTES, representative,
 };
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// Set by Ctrl-C: the run stops at the next part of its phase-1 walk or the next depth.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// At most this many unset positions are written by `--unset`.
 const UNSET_LIMIT: u64 = 10_000_000;
@@ -21,50 +26,61 @@ pub struct CosetArgs {
     index: Option<u64>,
     /// Stop after this depth, even with positions left unset.
     #[arg(long, value_name = "D", default_value_t = 30)]
-    max_depth: u8,
+    pub(super) max_depth: u8,
     /// Last depth of the phase-1 search [default: --max-depth]. Deeper, only prepasses run:
     /// positions first found at a depth beyond it are only known to be at most that far.
     /// `--search-depth 16 --max-depth 20` proves the coset within 20 moves.
     #[arg(long, value_name = "S")]
-    search_depth: Option<u8>,
+    pub(super) search_depth: Option<u8>,
     /// Write the positions not found by the last depth to FILE (facelets, one a line; at most
     /// ten million), for `optcube solve --file`.
     #[arg(long, value_name = "FILE")]
     unset: Option<PathBuf>,
     /// Draw N positions of the coset at random and write each, with the depth at which it was
     /// found, to --sample-out (JSON lines: `facelets`, `depth`, `exact`): for a check by the
-    /// optimal solver (`scripts/coset-check.sh`).
-    #[arg(long, value_name = "N", requires = "sample_out")]
-    sample: Option<usize>,
+    /// optimal solver (`scripts/coset-check.sh`). With --random-cosets: N positions of each
+    /// coset, those beyond --search-depth solved by the optimal solver (table set --set).
+    #[arg(long, value_name = "N")]
+    pub(super) sample: Option<usize>,
     /// The file of --sample.
     #[arg(long, value_name = "FILE", requires = "sample")]
     sample_out: Option<PathBuf>,
-    /// Seed of --sample.
+    /// Seed of --sample, and of the study's cosets with --random-cosets.
     #[arg(long, value_name = "S", default_value_t = 1)]
-    seed: u64,
+    pub(super) seed: u64,
+    /// A study of N random cosets (drawn from --seed), one JSON line per finished coset in
+    /// --out; rerunning the same command resumes it. `optcube stats summarize FILE` estimates
+    /// the whole cube's distribution from it. E.g. `--random-cosets 10 --search-depth 16
+    /// --max-depth 20 --sample 40`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["position", "index", "unset", "sample_out"])]
+    pub(super) random_cosets: Option<u64>,
+    /// With --random-cosets: run only the cosets i with i mod N == K.
+    #[arg(long, value_name = "K/N", requires = "random_cosets")]
+    pub(super) shard: Option<optcube::stats::study::Shard>,
+    /// With --random-cosets: the study file (JSON Lines; appended to, resumed from)
+    /// [default: results/cosets-seed{S}-s{search}-d{max}-k{samples}[-shard{K}of{N}].jsonl].
+    #[arg(long, value_name = "FILE", requires = "random_cosets")]
+    pub(super) out: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    place: TableDir,
+    pub(super) tables: TableArgs,
 }
 
 pub fn run(args: CosetArgs) -> Result<i32, Failure> {
-    let p = match (&args.position, args.index) {
-        (Some(s), _) => parse_position(s).map_err(|e| Failure(format!("invalid position: {e}")))?,
-        (None, Some(n)) => representative(n).ok_or_else(|| {
-            Failure(format!(
-                "--index {n} is out of range: cosets are numbered 0..{COSETS}"
-            ))
-        })?,
-        (None, None) => Cube::SOLVED,
-    };
     let search_depth = args.search_depth.unwrap_or(args.max_depth);
     if search_depth > args.max_depth {
         return Err(Failure(format!(
             "--search-depth {search_depth} is beyond --max-depth {}",
             args.max_depth
         )));
+    }
+    if args.sample.is_some() && args.sample_out.is_none() && args.random_cosets.is_none() {
+        return Err(Failure(
+            "--sample needs --sample-out FILE (or --random-cosets N)".into(),
+        ));
     }
     // Beyond the first few depths the bitmaps fill: refuse before hours of work end in the
     // out-of-memory killer.
@@ -79,6 +95,18 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
             free as f64 / 1e9
         )));
     }
+    if let Some(n) = args.random_cosets {
+        return super::coset_study::run(&args, n, search_depth);
+    }
+    let p = match (&args.position, args.index) {
+        (Some(s), _) => parse_position(s).map_err(|e| Failure(format!("invalid position: {e}")))?,
+        (None, Some(n)) => representative(n).ok_or_else(|| {
+            Failure(format!(
+                "--index {n} is out of range: cosets are numbered 0..{COSETS}"
+            ))
+        })?,
+        (None, None) => Cube::SOLVED,
+    };
     let opts = CosetOptions {
         max_depth: args.max_depth,
         search_depth,
@@ -87,12 +115,26 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
             optcube::solvers::coset::sample_elements(n, args.seed)
         }),
     };
-    let threads = args.place.thread_count();
-    let (report, map, solver) = args.place.pooled(|| {
-        let solver = CosetSolver::open(&args.place.dir(), ProgressMode::auto())?;
-        let (report, map) = solver.run(&p, &opts);
+    let threads = args.tables.place.thread_count();
+    let (report, map, solver) = args.tables.place.pooled(|| {
+        let solver = CosetSolver::open(&args.tables.place.dir(), ProgressMode::auto())?;
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
+        let (report, map) = solver.run_until(&p, &opts, &INTERRUPTED);
         Ok((report, map, solver))
     })?;
+    if report.interrupted {
+        let last = report.rows.last().map_or(-1, |r| r.depth as i64);
+        eprintln!(
+            "coset: interrupted; the depths through {last} are finished (no --unset or \
+             --sample-out file is written)"
+        );
+        if args.json {
+            println!("{}", report.to_json());
+        } else {
+            print_rows(&report);
+        }
+        return Ok(super::EXIT_INTERRUPTED);
+    }
     let unset = ELEMENTS - report.found();
     if let Some(path) = &args.unset {
         if unset > UNSET_LIMIT {
@@ -132,14 +174,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         report.coset,
         p.to_facelets()
     );
-    println!("depth        found          total          seeds  prepass s  search s");
-    for r in &report.rows {
-        let mark = if r.exact { " " } else { "≤" };
-        println!(
-            "{mark}{:>4} {:>12} {:>14} {:>14} {:>10.2} {:>9.2}",
-            r.depth, r.found, r.total, r.seeds, r.prepass_seconds, r.search_seconds
-        );
-    }
+    print_rows(&report);
     let status = if report.complete() {
         "every position found".to_string()
     } else {
@@ -159,4 +194,16 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         }
     );
     Ok(0)
+}
+
+/// The report's table, one row a depth (`≤`: a bounded depth).
+fn print_rows(report: &optcube::solvers::coset::CosetReport) {
+    println!("depth        found          total          seeds  prepass s  search s");
+    for r in &report.rows {
+        let mark = if r.exact { " " } else { "≤" };
+        println!(
+            "{mark}{:>4} {:>12} {:>14} {:>14} {:>10.2} {:>9.2}",
+            r.depth, r.found, r.total, r.seeds, r.prepass_seconds, r.search_seconds
+        );
+    }
 }

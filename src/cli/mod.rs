@@ -6,6 +6,7 @@ use optcube::cube::{Cube, Rng, parse_moves};
 use std::path::PathBuf;
 
 mod coset;
+mod coset_study;
 mod facelets;
 mod pdb;
 mod show;

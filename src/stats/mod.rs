@@ -1,5 +1,6 @@
 //! Statistics over many solves: HDR histograms of time and nodes, length distributions.
 
+pub mod cosets;
 pub mod distance_job;
 pub mod distances;
 pub mod heuristic;

@@ -46,6 +46,39 @@ pub struct LengthsArgs {
     tables: TableArgs,
 }
 
+/// The failure of opening a study file; another study's file gets the hint of `--out`.
+pub fn study_open_error(e: StudyError) -> Failure {
+    match e {
+        StudyError::Foreign { .. } => {
+            Failure(format!("{e}; write this study to another file with --out"))
+        }
+        e => e.into(),
+    }
+}
+
+/// Says on stderr what a resumed study file held: a half-written last line cut off (its
+/// `item` is run again) and how many items were finished.
+pub fn said_resumed(
+    command: &str,
+    out: &std::path::Path,
+    partial: Option<usize>,
+    done: usize,
+    item: &str,
+) {
+    if let Some(line) = partial {
+        eprintln!(
+            "{command}: {}:{line}: half-written last line cut off; that {item} is run again",
+            out.display()
+        );
+    }
+    if done > 0 {
+        eprintln!(
+            "{command}: resuming {}: {done} {item}s already finished",
+            out.display()
+        );
+    }
+}
+
 /// Set by Ctrl-C: the current search stops and its position is left for the next run.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -69,25 +102,14 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
         out: out.clone(),
         count_solutions: args.count_solutions,
     };
-    let mut opened = run.open().map_err(|e| match e {
-        StudyError::Foreign { .. } => {
-            Failure(format!("{e}; write this study to another file with --out"))
-        }
-        e => e.into(),
-    })?;
-    if let Some(line) = opened.partial_line {
-        eprintln!(
-            "lengths: {}:{line}: half-written last line cut off; that position is solved again",
-            out.display()
-        );
-    }
-    if !opened.done.is_empty() {
-        eprintln!(
-            "lengths: resuming {}: {} positions already finished",
-            out.display(),
-            opened.done.len()
-        );
-    }
+    let mut opened = run.open().map_err(study_open_error)?;
+    said_resumed(
+        "lengths",
+        &out,
+        opened.partial_line,
+        opened.done.len(),
+        "position",
+    );
 
     let mut status = 0;
     if !opened.todo.is_empty() {

@@ -6,10 +6,11 @@ use super::Failure;
 mod distances;
 mod goal;
 mod heuristic;
-mod lengths;
+pub(super) mod lengths;
 mod output;
 mod plot;
 mod summarize;
+mod summarize_cosets;
 
 #[derive(clap::Subcommand)]
 pub enum StatsCmd {
@@ -17,7 +18,8 @@ pub enum StatsCmd {
     Heuristic(heuristic::HeuristicArgs),
     /// Solve random states optimally, one JSON line each (resumable, shardable).
     Lengths(lengths::LengthsArgs),
-    /// Merge length-study files (shards) into distributions and percentiles.
+    /// Merge study files (shards) into distributions and percentiles: a length study's, or a
+    /// coset study's into the estimate of the whole cube's distribution.
     Summarize(summarize::SummarizeArgs),
     /// Count the positions at each exact distance from solved.
     Distances(distances::DistancesArgs),

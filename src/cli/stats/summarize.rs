@@ -20,15 +20,18 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct SummarizeArgs {
-    /// Study files (JSON Lines from `optcube stats lengths`), e.g. all shards of a study.
+    /// Study files (JSON Lines from `optcube stats lengths`, or from `optcube coset
+    /// --random-cosets`), e.g. all shards of a study.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Where to write NAME-lengths.csv and NAME.md.
+    /// Where to write NAME-lengths.csv and NAME.md (a coset study: NAME-estimate.csv and
+    /// NAME.md).
     #[arg(long, value_name = "DIR", default_value = "results")]
-    out_dir: PathBuf,
-    /// Base name of the outputs [default: lengths-seed{S}[-moves{L}][-qtm]].
+    pub(super) out_dir: PathBuf,
+    /// Base name of the outputs [default: lengths-seed{S}[-moves{L}][-qtm], or
+    /// cosets-seed{S}-s{search}-d{max}-k{samples}].
     #[arg(long)]
-    name: Option<String>,
+    pub(super) name: Option<String>,
     /// Another run of the same study (its files): the optimal lengths must agree position by
     /// position, and the report compares the two runs' time and nodes.
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -40,6 +43,18 @@ pub struct SummarizeArgs {
 }
 
 pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
+    if args
+        .files
+        .iter()
+        .any(|f| super::summarize_cosets::is_coset_study(f))
+    {
+        if !args.against.is_empty() || !args.other_metric.is_empty() {
+            return Err(Failure(
+                "--against and --other-metric are for length studies, not coset studies".into(),
+            ));
+        }
+        return super::summarize_cosets::run(&args, &args.files);
+    }
     let (all, sources) = collect(&args.files, Collection::default())?;
     let Some(study) = all.study().cloned() else {
         return Err(Failure(format!(
@@ -263,7 +278,7 @@ pub fn print_summary(done: &Collection, missing: &[u64], shard: Option<Shard>) {
     }
 }
 
-fn missing_text(missing: &[u64]) -> String {
+pub(super) fn missing_text(missing: &[u64]) -> String {
     const SHOWN: usize = 10;
     match missing.len() {
         0 => "none missing".into(),
@@ -283,7 +298,7 @@ fn distinct<T: Ord + ToString>(values: impl Iterator<Item = T>) -> String {
 
 /// The command line that is running, with the program called `optcube` and arguments quoted
 /// where a shell would need it.
-fn command_line() -> String {
+pub(super) fn command_line() -> String {
     let mut words = vec!["optcube".to_string()];
     for a in std::env::args().skip(1) {
         let plain = !a.is_empty()

@@ -29,7 +29,7 @@ pub mod seeds;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -89,6 +89,8 @@ pub struct CosetReport {
     pub seconds: f64,
     /// Largest bitmap memory held at once, in bytes.
     pub peak_bitmap_bytes: u64,
+    /// The run was stopped before its last depth ([`CosetSolver::run_until`]).
+    pub interrupted: bool,
     /// The sampled positions of the coset (`g⁻¹·p`), each with the depth at which it was
     /// found (`None`: not by the last depth).
     pub samples: Vec<(Cube, Option<u8>)>,
@@ -148,6 +150,7 @@ impl CosetReport {
             "complete": self.complete(),
             "seconds": self.seconds,
             "peak_bitmap_bytes": self.peak_bitmap_bytes,
+            "interrupted": self.interrupted,
             "timeline": timeline,
         })
     }
@@ -233,13 +236,30 @@ impl CosetSolver {
     /// Runs the coset of `p` (on the current rayon pool); returns the report and the final
     /// bitmap (the elements found).
     pub fn run(&self, p: &Cube, opts: &CosetOptions) -> (CosetReport, Bitmap) {
+        self.run_until(p, opts, &AtomicBool::new(false))
+    }
+
+    /// [`CosetSolver::run`], stopped early when `stop` is set: the depth under way is dropped
+    /// (its phase-1 search looks at `stop` before each part of the walk, a prepass only ends
+    /// by itself), and the report, marked `interrupted`, holds the depths finished before it.
+    pub fn run_until(
+        &self,
+        p: &Cube,
+        opts: &CosetOptions,
+        stop: &AtomicBool,
+    ) -> (CosetReport, Bitmap) {
         let start = Instant::now();
+        let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, p);
         let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
         let mut sample_depths = vec![None; opts.samples.len()];
         for depth in 0..=opts.max_depth {
+            if stop.load(Relaxed) {
+                interrupted = true;
+                break;
+            }
             let t0 = Instant::now();
             let mut next = if cur.total() == 0 {
                 Bitmap::new()
@@ -253,10 +273,15 @@ impl CosetSolver {
             let t1 = Instant::now();
             let searched = depth <= opts.search_depth && depth >= root.distance();
             let seeds = if searched {
-                self.seed(&root, depth, &next, opts.progress)
+                self.seed(&root, depth, &next, opts.progress, stop)
             } else {
                 0
             };
+            if stop.load(Relaxed) {
+                // This depth is not whole: the last finished one is the answer.
+                (interrupted, cur) = (true, spare);
+                break;
+            }
             let total = next.recount();
             peak = peak.max(next.bytes());
             for (d, &(c, e8, e4)) in sample_depths.iter_mut().zip(&opts.samples) {
@@ -285,6 +310,7 @@ impl CosetSolver {
             rows,
             seconds: start.elapsed().as_secs_f64(),
             peak_bitmap_bytes: peak,
+            interrupted,
             samples: opts
                 .samples
                 .iter()
@@ -296,7 +322,15 @@ impl CosetSolver {
     }
 
     /// Sets the bits of every seed of exactly `depth` moves; returns how many seeds there were.
-    fn seed(&self, root: &Phase1Node, depth: u8, map: &Bitmap, mode: ProgressMode) -> u64 {
+    /// Parts of the walk not yet begun when `stop` is set are skipped.
+    fn seed(
+        &self,
+        root: &Phase1Node,
+        depth: u8,
+        map: &Bitmap,
+        mode: ProgressMode,
+        stop: &AtomicBool,
+    ) -> u64 {
         let walker = || Walker::new((&self.tp, self.moves, &self.masks), map, self.cut);
         if depth <= 2 * SPLIT_AFTER {
             let mut w = walker();
@@ -310,6 +344,9 @@ impl CosetSolver {
         let seeds: u64 = work
             .par_iter()
             .map(|&(node, togo)| {
+                if stop.load(Relaxed) {
+                    return 0;
+                }
                 let mut w = walker();
                 w.walk(node, togo);
                 w.finish();

@@ -198,3 +198,16 @@ fn masks_are_the_moves_one_closer() {
         assert_eq!(s.masks.moves(i, sym), want, "{x:?}");
     }
 }
+
+/// A run stopped before it begins reports no depth and says it was interrupted; one left to
+/// run is not.
+#[test]
+fn a_stopped_run_keeps_only_finished_depths() {
+    let s = solver();
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let (r, map) = s.run_until(&Cube::SOLVED, &options(4, 4), &stop);
+    assert!(r.interrupted && r.rows.is_empty() && map.total() == 0);
+    assert_eq!(r.to_json()["interrupted"], true);
+    let (r, _) = s.run(&Cube::SOLVED, &options(2, 2));
+    assert!(!r.interrupted && r.rows.len() == 3);
+}

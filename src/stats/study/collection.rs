@@ -7,20 +7,60 @@ use crate::stats::BatchSummary;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// A line of a study file: a record that knows its study, its index and the study's count,
+/// and checks itself. Length studies ([`Record`]) and coset studies
+/// ([`crate::stats::cosets::CosetRecord`]) keep the same kind of file under the same rules.
+pub trait StudyLine: Clone {
+    /// What two records must share to belong to one study.
+    type Study: Clone + PartialEq + std::fmt::Display + std::fmt::Debug;
+    fn study(&self) -> Self::Study;
+    fn index(&self) -> u64;
+    /// Items in the whole study, as asked for by the run that wrote the line.
+    fn count(&self) -> u64;
+    /// Checks the record by itself.
+    fn check(&self) -> Result<(), String>;
+}
+
+impl StudyLine for Record {
+    type Study = Study;
+    fn study(&self) -> Study {
+        Record::study(self)
+    }
+    fn index(&self) -> u64 {
+        self.index
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+    fn check(&self) -> Result<(), String> {
+        Record::check(self)
+    }
+}
+
 /// The records of one study gathered from one or more files, checked as they come in: same
 /// study, no index twice, every record valid by itself.
-#[derive(Debug, Default)]
-pub struct Collection {
-    study: Option<Study>,
+#[derive(Debug)]
+pub struct Collection<R: StudyLine = Record> {
+    study: Option<R::Study>,
     /// Largest `count` of any record (a study may be extended by asking for more positions).
     count: u64,
     /// Each record with where it was read (`path:line`).
-    by_index: BTreeMap<u64, (Record, String)>,
+    by_index: BTreeMap<u64, (R, String)>,
 }
 
-impl Collection {
+impl<R: StudyLine> Default for Collection<R> {
+    fn default() -> Self {
+        Collection {
+            study: None,
+            count: 0,
+            by_index: BTreeMap::new(),
+        }
+    }
+}
+
+impl<R: StudyLine> Collection<R> {
     /// An empty collection that accepts only records of `study`.
-    pub fn of(study: Study) -> Collection {
+    pub fn of(study: R::Study) -> Self {
         Collection {
             study: Some(study),
             ..Collection::default()
@@ -28,7 +68,7 @@ impl Collection {
     }
 
     /// The study of the records (`None` before the first record of an open collection).
-    pub fn study(&self) -> Option<&Study> {
+    pub fn study(&self) -> Option<&R::Study> {
         self.study.as_ref()
     }
 
@@ -36,7 +76,7 @@ impl Collection {
     pub fn add(
         &mut self,
         path: &Path,
-        parsed: &Parsed,
+        parsed: &Parsed<R>,
         shard: Option<Shard>,
     ) -> Result<(), StudyError> {
         for (line, r) in &parsed.records {
@@ -50,7 +90,7 @@ impl Collection {
         &mut self,
         path: &Path,
         line: usize,
-        r: &Record,
+        r: &R,
         shard: Option<Shard>,
     ) -> Result<(), StudyError> {
         let found = r.study();
@@ -59,20 +99,21 @@ impl Collection {
                 return Err(StudyError::Foreign {
                     path: path.into(),
                     line,
-                    found,
-                    expected: expected.clone(),
+                    found: found.to_string(),
+                    expected: expected.to_string(),
                 });
             }
             Some(_) => {}
             None => self.study = Some(found),
         }
+        let index = r.index();
         if let Some(s) = shard
-            && !s.contains(r.index)
+            && !s.contains(index)
         {
             return Err(StudyError::OtherShard {
                 path: path.into(),
                 line,
-                index: r.index,
+                index,
                 shard: s,
             });
         }
@@ -81,25 +122,58 @@ impl Collection {
             line,
             reason,
         })?;
-        if let Some((_, first)) = self.by_index.get(&r.index) {
+        if let Some((_, first)) = self.by_index.get(&index) {
             return Err(StudyError::Duplicate {
                 path: path.into(),
                 line,
-                index: r.index,
+                index,
                 first: first.clone(),
             });
         }
-        self.count = self.count.max(r.count);
+        self.count = self.count.max(r.count());
         let here = format!("{}:{line}", path.display());
-        self.by_index.insert(r.index, (r.clone(), here));
+        self.by_index.insert(index, (r.clone(), here));
         Ok(())
     }
 
-    /// The record of position `index`, if the collection holds it.
-    pub fn record(&self, index: u64) -> Option<&Record> {
+    /// The record of index `index`, if the collection holds it.
+    pub fn record(&self, index: u64) -> Option<&R> {
         self.by_index.get(&index).map(|(r, _)| r)
     }
 
+    /// The records by index.
+    pub fn records(&self) -> impl Iterator<Item = &R> {
+        self.by_index.values().map(|(r, _)| r)
+    }
+
+    /// Number of finished items.
+    pub fn len(&self) -> usize {
+        self.by_index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_index.is_empty()
+    }
+
+    /// Is index `index` finished?
+    pub fn contains(&self, index: u64) -> bool {
+        self.by_index.contains_key(&index)
+    }
+
+    /// Items in the study as recorded (largest `count` seen).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The indices of `0..count` (of `shard`, if given) that are not finished.
+    pub fn missing(&self, count: u64, shard: Option<Shard>) -> Vec<u64> {
+        (0..count)
+            .filter(|&i| shard.is_none_or(|s| s.contains(i)) && !self.contains(i))
+            .collect()
+    }
+}
+
+impl Collection {
     /// Checks that every record's input is the study's position of its index.
     pub fn verify_inputs(&self) -> Result<(), String> {
         let (Some(study), Some(&last)) = (&self.study, self.by_index.keys().last()) else {
@@ -116,37 +190,6 @@ impl Collection {
             }
         }
         Ok(())
-    }
-
-    /// The records by index.
-    pub fn records(&self) -> impl Iterator<Item = &Record> {
-        self.by_index.values().map(|(r, _)| r)
-    }
-
-    /// Number of finished positions.
-    pub fn len(&self) -> usize {
-        self.by_index.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_index.is_empty()
-    }
-
-    /// Is position `index` finished?
-    pub fn contains(&self, index: u64) -> bool {
-        self.by_index.contains_key(&index)
-    }
-
-    /// Positions in the study as recorded (largest `count` seen).
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-
-    /// The positions of `0..count` (of `shard`, if given) that are not finished.
-    pub fn missing(&self, count: u64, shard: Option<Shard>) -> Vec<u64> {
-        (0..count)
-            .filter(|&i| shard.is_none_or(|s| s.contains(i)) && !self.contains(i))
-            .collect()
     }
 
     /// What the finished positions cost, per way they were solved (table set, threads, dual),

@@ -1,7 +1,9 @@
 //! The study file: JSON Lines, read with the rule for a half-written last line
 //! ([`parse_lines`]), and appended to under an exclusive lock ([`Appender`]).
 
-use super::{Record, Shard, Study};
+use super::{Record, Shard};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -29,8 +31,8 @@ pub enum StudyError {
     Foreign {
         path: PathBuf,
         line: usize,
-        found: Study,
-        expected: Study,
+        found: String,
+        expected: String,
     },
     #[error("{path}:{line}: position {index} appears twice (first at {first})")]
     Duplicate {
@@ -59,11 +61,13 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> StudyError + '_ {
     }
 }
 
-/// The finished records of a study file's text, and where its good part ends.
-#[derive(Debug, Default)]
-pub struct Parsed {
+/// The finished records of a study file's text, and where its good part ends. The records are
+/// a length study's ([`Record`]) or another study's kept in the same kind of file (a coset
+/// study's, [`crate::stats::cosets`]).
+#[derive(Debug)]
+pub struct Parsed<R = Record> {
     /// (line number from 1, record) of every complete line.
-    pub records: Vec<(usize, Record)>,
+    pub records: Vec<(usize, R)>,
     /// Byte length of the complete lines; anything after is a half-written last line.
     pub good_len: u64,
     /// Number of complete lines (blank ones included).
@@ -72,10 +76,24 @@ pub struct Parsed {
     pub partial_line: Option<usize>,
 }
 
+impl<R> Default for Parsed<R> {
+    fn default() -> Self {
+        Parsed {
+            records: Vec::new(),
+            good_len: 0,
+            good_lines: 0,
+            partial_line: None,
+        }
+    }
+}
+
 /// Parses a study file's bytes. A complete line is one that ends with a newline and parses as
-/// a [`Record`]; blank lines are skipped. The last line is half-written (cut off by the writer,
+/// a record (`R`); blank lines are skipped. The last line is half-written (cut off by the writer,
 /// ignored by readers) if it has no newline or does not parse; any other bad line is an error.
-pub fn parse_lines(bytes: &[u8], path: &Path) -> Result<Parsed, StudyError> {
+pub fn parse_lines<R: DeserializeOwned>(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<Parsed<R>, StudyError> {
     let mut out = Parsed::default();
     let mut start = 0usize;
     let mut line = 0usize;
@@ -93,7 +111,7 @@ pub fn parse_lines(bytes: &[u8], path: &Path) -> Result<Parsed, StudyError> {
                 if t.trim().is_empty() {
                     Ok(None)
                 } else {
-                    serde_json::from_str::<Record>(t)
+                    serde_json::from_str::<R>(t)
                         .map(Some)
                         .map_err(|e| e.to_string())
                 }
@@ -123,7 +141,7 @@ pub fn parse_lines(bytes: &[u8], path: &Path) -> Result<Parsed, StudyError> {
 }
 
 /// Reads and parses a study file.
-pub fn read_file(path: &Path) -> Result<Parsed, StudyError> {
+pub fn read_file<R: DeserializeOwned>(path: &Path) -> Result<Parsed<R>, StudyError> {
     let bytes = std::fs::read(path).map_err(io_err(path))?;
     parse_lines(&bytes, path)
 }
@@ -161,7 +179,7 @@ impl Appender {
     }
 
     /// Appends one record as one line and syncs it to disk.
-    pub fn append(&mut self, r: &Record) -> Result<(), StudyError> {
+    pub fn append(&mut self, r: &impl Serialize) -> Result<(), StudyError> {
         let mut line = serde_json::to_vec(r).expect("serializable record");
         line.push(b'\n');
         self.file

@@ -37,10 +37,10 @@ mod run;
 mod tests;
 
 pub use collection::{
-    Agreement, Collection, RatioSummary, SetupCost, cost_table, lengths_csv, lengths_table,
-    solution_counts_csv, solution_counts_table,
+    Agreement, Collection, RatioSummary, SetupCost, StudyLine, cost_table, lengths_csv,
+    lengths_table, solution_counts_csv, solution_counts_table,
 };
 pub use cross::CrossTable;
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};
-pub use run::{Opened, StudyRun};
+pub use run::{Opened, Resumed, StudyRun, resume};

@@ -5,11 +5,50 @@
 //! study again goes on from there. The command line (`optcube stats lengths`) and Python
 //! (`optcube.run_study`) only show progress and the summary.
 
-use super::{Appender, Collection, Position, Record, Shard, Study, StudyError, read_file};
+use super::{
+    Appender, Collection, Position, Record, Shard, Study, StudyError, StudyLine, read_file,
+};
 use crate::search::SearchOptions;
 use crate::solvers::optimal::OptimalSolver;
+use serde::de::DeserializeOwned;
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// What a study file holds when a run opens it.
+pub struct Resumed<R: StudyLine> {
+    /// Its records, each checked, all of the study (and shard) asked for.
+    pub done: Collection<R>,
+    /// Length and line count of its complete lines (appending starts there).
+    pub good_len: u64,
+    pub line: usize,
+    /// The line of a half-written last record, to be cut off.
+    pub partial_line: Option<usize>,
+}
+
+/// Reads a study file `out` for a run of `study` (`shard`: of that shard only), if it exists:
+/// the common start of every resumable study run, length or coset.
+pub fn resume<R: StudyLine + DeserializeOwned>(
+    out: &Path,
+    study: R::Study,
+    shard: Option<Shard>,
+) -> Result<Resumed<R>, StudyError> {
+    let mut done = Collection::of(study);
+    let (mut good_len, mut line, mut partial_line) = (0, 0, None);
+    if out.exists() {
+        let parsed = read_file(out)?;
+        done.add(out, &parsed, shard)?;
+        good_len = parsed.good_len;
+        line = parsed.good_lines;
+        partial_line = parsed.partial_line;
+    }
+    Ok(Resumed {
+        done,
+        good_len,
+        line,
+        partial_line,
+    })
+}
 
 /// What a run is asked for.
 #[derive(Clone, Debug)]
@@ -48,16 +87,13 @@ impl StudyRun {
     /// every input against the study's position of its index), and opens the file for
     /// appending under its lock.
     pub fn open(&self) -> Result<Opened, StudyError> {
-        let mut done = Collection::of(self.study.clone());
-        let (mut good_len, mut line, mut partial_line) = (0, 0, None);
-        if self.out.exists() {
-            let parsed = read_file(&self.out)?;
-            done.add(&self.out, &parsed, self.shard)?;
-            done.verify_inputs().map_err(StudyError::WrongInput)?;
-            good_len = parsed.good_len;
-            line = parsed.good_lines;
-            partial_line = parsed.partial_line;
-        }
+        let Resumed {
+            done,
+            good_len,
+            line,
+            partial_line,
+        } = resume(&self.out, self.study.clone(), self.shard)?;
+        done.verify_inputs().map_err(StudyError::WrongInput)?;
         let mine = |i: u64| self.shard.is_none_or(|s| s.contains(i));
         let total = (0..self.count).filter(|&i| mine(i)).count() as u64;
         let todo = (self.study.positions())

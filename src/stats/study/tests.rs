@@ -91,13 +91,13 @@ fn quarter_turn_records_are_their_own_study() {
 #[test]
 fn complete_lines_parse() {
     let text = line(0) + &line(1) + "\n" + &line(2);
-    let p = parse_lines(text.as_bytes(), path()).unwrap();
+    let p: Parsed = parse_lines(text.as_bytes(), path()).unwrap();
     let idx: Vec<(usize, u64)> = p.records.iter().map(|(l, r)| (*l, r.index)).collect();
     assert_eq!(idx, vec![(1, 0), (2, 1), (4, 2)]);
     assert_eq!(p.good_len, text.len() as u64);
     assert_eq!(p.good_lines, 4);
     assert_eq!(p.partial_line, None);
-    let empty = parse_lines(b"", path()).unwrap();
+    let empty: Parsed = parse_lines(b"", path()).unwrap();
     assert!(empty.records.is_empty() && empty.good_len == 0);
 }
 
@@ -113,7 +113,7 @@ fn half_written_last_line_is_cut() {
         line(2)[..40].to_string() + "\n",
     ] {
         let text = good.clone() + &tail;
-        let p = parse_lines(text.as_bytes(), path()).unwrap();
+        let p: Parsed = parse_lines(text.as_bytes(), path()).unwrap();
         assert_eq!(p.records.len(), 2, "{tail}");
         assert_eq!(p.good_len, good.len() as u64, "{tail}");
         assert_eq!(p.partial_line, Some(3), "{tail}");
@@ -122,7 +122,7 @@ fn half_written_last_line_is_cut() {
     let mut bytes = good.clone().into_bytes();
     bytes.extend_from_slice(&[b'{', 0xff]);
     assert_eq!(
-        parse_lines(&bytes, path()).unwrap().good_len,
+        parse_lines::<Record>(&bytes, path()).unwrap().good_len,
         good.len() as u64
     );
 }
@@ -130,7 +130,7 @@ fn half_written_last_line_is_cut() {
 #[test]
 fn bad_middle_line_is_an_error_naming_the_line() {
     let text = line(0) + "{\"index\": 1}\n" + &line(2);
-    let e = parse_lines(text.as_bytes(), path()).unwrap_err();
+    let e = parse_lines::<Record>(text.as_bytes(), path()).unwrap_err();
     assert!(matches!(e, StudyError::Corrupt { line: 2, .. }), "{e}");
     assert!(e.to_string().starts_with("study.jsonl:2: "), "{e}");
 }
@@ -142,7 +142,7 @@ fn appender_cuts_the_partial_line_and_appends() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(&file, line(0) + "{\"index\":").unwrap();
-    let p = read_file(&file).unwrap();
+    let p: Parsed = read_file(&file).unwrap();
     let mut a = Appender::open(&file, p.good_len).unwrap();
     // A second writer is refused while the first holds the file.
     assert!(Appender::open(&file, p.good_len).is_err());
@@ -154,7 +154,7 @@ fn appender_cuts_the_partial_line_and_appends() {
 
 #[test]
 fn duplicates_and_foreign_records_are_refused() {
-    let a = parse_lines((line(0) + &line(1)).as_bytes(), path()).unwrap();
+    let a: Parsed = parse_lines((line(0) + &line(1)).as_bytes(), path()).unwrap();
     let b = parse_lines((line(2) + &line(1)).as_bytes(), Path::new("b.jsonl")).unwrap();
     let mut c = Collection::default();
     c.add(path(), &a, None).unwrap();
@@ -169,7 +169,7 @@ fn duplicates_and_foreign_records_are_refused() {
         let mut r = record(3);
         change(&mut r);
         let text = serde_json::to_string(&r).unwrap() + "\n";
-        let f = parse_lines(text.as_bytes(), Path::new("f.jsonl")).unwrap();
+        let f: Parsed = parse_lines(text.as_bytes(), Path::new("f.jsonl")).unwrap();
         let e = Collection::of(study())
             .add(Path::new("f.jsonl"), &f, None)
             .unwrap_err();
