@@ -129,8 +129,14 @@ pub fn estimate<'a>(
         records
             .iter()
             .flat_map(|r| {
-                let exact = r.depth_counts.len().saturating_sub(1);
-                r.samples.iter().map(|s| s.length as usize).chain([exact])
+                // Through the last depth of the runs, where the samples show no deeper one:
+                // a distance none of them reached still gets its upper bound.
+                let last = if r.tail() > 0 {
+                    r.max_depth as usize
+                } else {
+                    r.depth_counts.len().saturating_sub(1)
+                };
+                r.samples.iter().map(|s| s.length as usize).chain([last])
             })
             .max()
             .unwrap_or(0)

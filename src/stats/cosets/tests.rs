@@ -136,7 +136,7 @@ fn the_estimate_is_the_scaled_mean_with_a_t_interval() {
     let scale = crate::solvers::coset::COSETS as f64;
     assert_eq!(e.cosets, 2);
     assert_eq!(e.tail_samples, 2);
-    assert_eq!(e.rows.len(), n as usize + 2);
+    assert_eq!(e.rows.len(), n as usize + 3);
     assert_eq!(e.rows[0].estimate, 5.0 * scale);
     assert_eq!(e.rows[0].interval, Some((5.0 * scale, 5.0 * scale)));
     assert!(e.rows[0].exact && !e.rows[n as usize].exact);
@@ -149,6 +149,10 @@ fn the_estimate_is_the_scaled_mean_with_a_t_interval() {
     assert!((hi - scale * (tail / 2.0 + half)).abs() / hi < 1e-12);
     assert_eq!(lo, 0.0);
     assert_eq!(row.cosets_seen, 1);
+    // The rows go on to the runs' last depth, which no sample reached: an upper bound only.
+    let last = e.rows.last().unwrap();
+    assert_eq!(last.depth, a.max_depth);
+    assert!(last.upper_bound.is_some() && last.interval.is_none());
     // A depth no coset shows beyond the search depth gets the rule-of-three bound.
     let mut c = a.clone();
     c.samples[1].length = n + 3;
