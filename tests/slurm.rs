@@ -9,6 +9,7 @@
 mod common;
 
 use common::{korf6_dir, scratch};
+use std::path::Path;
 use std::process::Command;
 
 /// The tools the one-node cluster needs, those missing from `PATH`.
@@ -25,6 +26,26 @@ fn missing_tools() -> Vec<&'static str> {
     .into_iter()
     .filter(|t| !std::env::split_paths(&path).any(|d| d.join(t).is_file()))
     .collect()
+}
+
+/// Runs `scripts/slurm-study-check.sh ARGS --pdb-dir TABLES --work WORK`; requires success and
+/// returns its standard output.
+fn study_check(args: &[&str], tables: &Path, work: &Path) -> String {
+    let o = Command::new("scripts/slurm-study-check.sh")
+        .args(args)
+        .arg("--pdb-dir")
+        .arg(tables)
+        .arg("--work")
+        .arg(work)
+        .env("OPTCUBE", env!("CARGO_BIN_EXE_optcube"))
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{out}\n{err}");
+    out.into_owned()
 }
 
 #[test]
@@ -44,21 +65,10 @@ fn a_study_through_slurm_equals_the_one_machine_run() {
         return;
     }
     let work = scratch().join("slurm");
-    let o = Command::new("scripts/slurm-study-check.sh")
-        .args([
-            "--count", "16", "--moves", "10", "--set", "korf6", "--tasks", "2",
-        ])
-        .args(["--pdb-dir", korf6_dir()])
-        .arg("--work")
-        .arg(&work)
-        .env("OPTCUBE", env!("CARGO_BIN_EXE_optcube"))
-        .output()
-        .unwrap();
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert!(o.status.success(), "{out}\n{err}");
+    let args = [
+        "--count", "16", "--moves", "10", "--set", "korf6", "--tasks", "2",
+    ];
+    let out = study_check(&args, Path::new(korf6_dir()), &work);
     assert!(
         out.contains("passed: 16 positions, 2 shards merged"),
         "{out}"
@@ -82,19 +92,7 @@ fn a_study_through_slurm_equals_the_one_machine_run() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let work = scratch().join("slurm-cosets");
-    let o = Command::new("scripts/slurm-study-check.sh")
-        .args(["--cosets", "--tasks", "2", "--pdb-dir"])
-        .arg(&tables)
-        .arg("--work")
-        .arg(&work)
-        .env("OPTCUBE", env!("CARGO_BIN_EXE_optcube"))
-        .output()
-        .unwrap();
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert!(o.status.success(), "{out}\n{err}");
+    let out = study_check(&["--cosets", "--tasks", "2"], &tables, &work);
     assert!(out.contains("passed: 4 cosets, 2 shards merged"), "{out}");
     let report = std::fs::read_to_string(work.join("cluster.md")).unwrap();
     assert!(report.contains("4 finished of 4"), "{report}");

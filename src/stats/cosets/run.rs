@@ -10,7 +10,7 @@ use crate::progress::ProgressMode;
 use crate::search::SearchOptions;
 use crate::solvers::coset::{CosetOptions, CosetSolver, ELEMENTS, representative, sample_elements};
 use crate::solvers::optimal::OptimalSolver;
-use crate::stats::study::{Appender, Collection, Resumed, Shard, StudyError, resume};
+use crate::stats::study::{OpenedStudy, Shard, StudyError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
@@ -26,47 +26,23 @@ pub struct CosetStudyRun {
     pub out: PathBuf,
 }
 
-/// A coset study file opened for a run: what it holds and what is left.
-pub struct OpenedCosets {
-    run: CosetStudyRun,
-    pub done: Collection<CosetRecord>,
-    /// The study's count: the one asked, or the file's if larger.
-    pub count: u64,
-    /// Cosets of this run's shard among 0..count asked.
-    pub total: u64,
-    /// The indices left, in order.
-    pub todo: Vec<u64>,
-    /// The line of a half-written last record, cut off (that coset is run again).
-    pub partial_line: Option<usize>,
-    appender: Appender,
-    line: usize,
-}
+/// A coset study file opened for a run: what it holds and the indices left.
+pub type OpenedCosets = OpenedStudy<CosetStudyRun, CosetRecord, u64>;
 
 impl CosetStudyRun {
     /// Reads the finished cosets of the output file, if any (every record checked), and opens
     /// the file for appending under its lock.
     pub fn open(&self) -> Result<OpenedCosets, StudyError> {
-        let Resumed {
-            done,
-            good_len,
-            line,
-            partial_line,
-        } = resume(&self.out, self.study, self.shard)?;
-        let mine = |i: &u64| self.shard.is_none_or(|s| s.contains(*i));
-        let total = (0..self.count).filter(mine).count() as u64;
-        let todo = (0..self.count)
-            .filter(|i| mine(i) && !done.contains(*i))
-            .collect();
-        Ok(OpenedCosets {
-            count: self.count.max(done.count()),
-            appender: Appender::open(&self.out, good_len)?,
-            run: self.clone(),
-            done,
-            total,
-            todo,
-            partial_line,
-            line,
-        })
+        OpenedCosets::open(
+            self.clone(),
+            self.study,
+            self.count,
+            self.shard,
+            &self.out,
+            |_| Ok(()),
+            0..self.count,
+            |&i| i,
+        )
     }
 }
 
@@ -80,7 +56,7 @@ pub struct Solvers<'a> {
     pub progress: ProgressMode,
 }
 
-impl OpenedCosets {
+impl OpenedStudy<CosetStudyRun, CosetRecord, u64> {
     /// Runs the cosets left in order and appends each one's record; calls
     /// `on_record(record, finished)` after each. Returns `true` when `stop` ended the run early.
     pub fn run(
@@ -89,7 +65,7 @@ impl OpenedCosets {
         stop: &AtomicBool,
         mut on_record: impl FnMut(&CosetRecord, u64),
     ) -> Result<bool, String> {
-        let study = self.run.study;
+        let study = self.asked().study;
         let mut finished = self.total - self.todo.len() as u64;
         let todo = std::mem::take(&mut self.todo);
         for (k, &index) in todo.iter().enumerate() {
@@ -166,19 +142,10 @@ impl OpenedCosets {
             record
                 .check()
                 .map_err(|e| format!("internal error: coset {coset}: {e}"))?;
-            self.appender.append(&record).map_err(|e| e.to_string())?;
-            self.line += 1;
-            (self.done)
-                .add_record(&self.run.out, self.line, &record, self.run.shard)
-                .map_err(|e| e.to_string())?;
+            self.keep(&record)?;
             finished += 1;
             on_record(&record, finished);
         }
         Ok(false)
-    }
-
-    /// The indices of the study's count that no record holds (of this shard).
-    pub fn missing(&self) -> Vec<u64> {
-        self.done.missing(self.count, self.run.shard)
     }
 }

@@ -43,4 +43,4 @@ pub use collection::{
 pub use cross::CrossTable;
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
 pub use model::{Position, Record, Shard, Study};
-pub use run::{Opened, Resumed, StudyRun, resume};
+pub use run::{Opened, OpenedStudy, Resumed, StudyRun, resume};

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::search::SearchOptions;
 use crate::solvers::optimal::OptimalSolver;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::Path;
 use std::path::PathBuf;
@@ -65,21 +66,89 @@ pub struct StudyRun {
     pub count_solutions: bool,
 }
 
-/// A study file opened for a run: what it holds and what is left.
-pub struct Opened {
-    run: StudyRun,
-    /// The finished positions (of the file, then of this run).
-    pub done: Collection,
+/// A study file opened for a run: what it holds, what is left, and the file, locked, to append
+/// to. `Run` is what was asked (a length or a coset study run), `T` an item left (a position, a
+/// coset's index).
+pub struct OpenedStudy<Run, R: StudyLine, T> {
+    run: Run,
+    /// The finished items (of the file, then of this run).
+    pub done: Collection<R>,
     /// The study's count: the one asked, or the file's if larger.
     pub count: u64,
-    /// Positions of this run's shard among 0..count asked.
+    /// Items of this run's shard among 0..count asked.
     pub total: u64,
-    /// The positions left, in index order.
-    pub todo: Vec<Position>,
-    /// The line of a half-written last record, cut off (that position is solved again).
+    /// The items left, in index order.
+    pub todo: Vec<T>,
+    /// The line of a half-written last record, cut off (that item is run again).
     pub partial_line: Option<usize>,
     appender: Appender,
     line: usize,
+    out: PathBuf,
+    shard: Option<Shard>,
+}
+
+/// A length study's file opened for a run.
+pub type Opened = OpenedStudy<StudyRun, Record, Position>;
+
+impl<Run, R: StudyLine + Serialize + DeserializeOwned, T> OpenedStudy<Run, R, T> {
+    /// Reads `out` for `run` of `study` ([`resume`]), lets `verify` look at its records, and
+    /// opens it for appending under its lock. `items` are the study's items 0..count in order
+    /// (`index` gives each one's index): those of the shard not finished are left to do.
+    #[allow(clippy::too_many_arguments)]
+    pub fn open(
+        run: Run,
+        study: R::Study,
+        count: u64,
+        shard: Option<Shard>,
+        out: &Path,
+        verify: impl FnOnce(&Collection<R>) -> Result<(), StudyError>,
+        items: impl Iterator<Item = T>,
+        index: impl Fn(&T) -> u64,
+    ) -> Result<Self, StudyError> {
+        let Resumed {
+            done,
+            good_len,
+            line,
+            partial_line,
+        } = resume(out, study, shard)?;
+        verify(&done)?;
+        let mine = |i: u64| shard.is_none_or(|s| s.contains(i));
+        let total = (0..count).filter(|&i| mine(i)).count() as u64;
+        let todo = items
+            .filter(|t| mine(index(t)) && !done.contains(index(t)))
+            .collect();
+        Ok(OpenedStudy {
+            count: count.max(done.count()),
+            appender: Appender::open(out, good_len)?,
+            run,
+            done,
+            total,
+            todo,
+            partial_line,
+            line,
+            out: out.into(),
+            shard,
+        })
+    }
+
+    /// What the run was asked for.
+    pub fn asked(&self) -> &Run {
+        &self.run
+    }
+
+    /// Appends a finished item's record (checked by the caller) and keeps it.
+    pub fn keep(&mut self, record: &R) -> Result<(), String> {
+        self.appender.append(record).map_err(|e| e.to_string())?;
+        self.line += 1;
+        (self.done)
+            .add_record(&self.out, self.line, record, self.shard)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The indices of the study's count that no record holds (of this shard).
+    pub fn missing(&self) -> Vec<u64> {
+        self.done.missing(self.count, self.shard)
+    }
 }
 
 impl StudyRun {
@@ -87,29 +156,16 @@ impl StudyRun {
     /// every input against the study's position of its index), and opens the file for
     /// appending under its lock.
     pub fn open(&self) -> Result<Opened, StudyError> {
-        let Resumed {
-            done,
-            good_len,
-            line,
-            partial_line,
-        } = resume(&self.out, self.study.clone(), self.shard)?;
-        done.verify_inputs().map_err(StudyError::WrongInput)?;
-        let mine = |i: u64| self.shard.is_none_or(|s| s.contains(i));
-        let total = (0..self.count).filter(|&i| mine(i)).count() as u64;
-        let todo = (self.study.positions())
-            .take(self.count as usize)
-            .filter(|p| mine(p.index) && !done.contains(p.index))
-            .collect();
-        Ok(Opened {
-            count: self.count.max(done.count()),
-            appender: Appender::open(&self.out, good_len)?,
-            run: self.clone(),
-            done,
-            total,
-            todo,
-            partial_line,
-            line,
-        })
+        Opened::open(
+            self.clone(),
+            self.study.clone(),
+            self.count,
+            self.shard,
+            &self.out,
+            |done| done.verify_inputs().map_err(StudyError::WrongInput),
+            self.study.positions().take(self.count as usize),
+            |p| p.index,
+        )
     }
 }
 
@@ -175,19 +231,10 @@ impl Opened {
             record
                 .check()
                 .map_err(|e| format!("internal error: position {}: {e}", p.index))?;
-            self.appender.append(&record).map_err(|e| e.to_string())?;
-            self.line += 1;
-            (self.done)
-                .add_record(&self.run.out, self.line, &record, self.run.shard)
-                .map_err(|e| e.to_string())?;
+            self.keep(&record)?;
             finished += 1;
             on_record(&record, finished);
         }
         Ok(false)
-    }
-
-    /// The indices of the study's count that no record holds (of this shard).
-    pub fn missing(&self) -> Vec<u64> {
-        self.done.missing(self.count, self.run.shard)
     }
 }
