@@ -43,15 +43,13 @@ pub fn run(args: &CosetArgs, count: u64, search_depth: u8) -> Result<i32, Failur
     );
     let mut status = 0;
     if !opened.todo.is_empty() {
-        let names = if study.samples > 0 {
-            args.tables.names()
+        // Without samples no table set is read: the records name it "none".
+        let (names, patterns) = if study.samples > 0 {
+            let names = args.tables.names();
+            let patterns = super::TableArgs::patterns(&names)?;
+            (names, patterns)
         } else {
-            vec!["none".to_string()]
-        };
-        let patterns = if study.samples > 0 {
-            super::TableArgs::patterns(&names)?
-        } else {
-            Vec::new()
+            (vec!["none".to_string()], Vec::new())
         };
         let set = names.join(",");
         let place = &args.tables.place;

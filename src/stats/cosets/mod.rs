@@ -169,12 +169,11 @@ impl CosetRecord {
                 self.index, self.count
             ));
         }
-        if study.coset(self.index) != self.coset {
+        let expected = study.coset(self.index);
+        if expected != self.coset {
             return Err(format!(
-                "coset {} is not the study's coset of index {} ({})",
-                self.coset,
-                self.index,
-                study.coset(self.index)
+                "coset {} is not the study's coset of index {} ({expected})",
+                self.coset, self.index
             ));
         }
         if self.search_depth > self.max_depth {
