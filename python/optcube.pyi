@@ -150,11 +150,14 @@ class Solver:
         shard: Optional[str] = None,
         moves: Optional[int] = None,
         count_solutions: bool = False,
+        goal: Optional[str] = None,
+        any_orientation: bool = False,
     ) -> Dict[str, Any]:
         """Run or resume the optimal-length study of seed's first count positions into the
         JSON-lines file out (as `optcube stats lengths`): finished positions are skipped, each
         new one appended; Ctrl-C or cancel() stops cleanly (interrupted in the dict).
         shard="K/N", moves=L (scramble studies). Lengths are in the solver's metric.
+        goal="cross": distances to that named goal (any_orientation: in any orientation).
         Returns finished, total, interrupted, missing; the records are read_study(out)."""
     def solve_many(
         self, positions: Iterable[str], timeout: Optional[float] = None

@@ -77,27 +77,15 @@ pub fn solve_goal(
         None => MoveSet::ALL,
     };
     let dir = dir_or_default(pdb_dir);
-    let key = (dir.clone(), g.key(), g.axis(), metric, any_orientation);
-    let cached = SOLVERS.lock().unwrap().get(&key).cloned();
-    let solver = match cached {
-        Some(s) => s,
-        None => {
-            let check = GoalCheck {
-                goal: g.clone(),
-                any_orientation,
-            };
-            let origin = match goal {
-                Some(n) => format!("--goal {n}"),
-                None => format!("--mask {}", mask.unwrap_or("").trim()),
-            };
-            let s = py
-                .detach(|| GoalSolver::open(check, metric, &origin, &dir, ProgressMode::auto()))
-                .map_err(table_error)?;
-            let s = Arc::new(s);
-            SOLVERS.lock().unwrap().insert(key, s.clone());
-            s
-        }
+    let origin = match goal {
+        Some(n) => format!("--goal {n}"),
+        None => format!("--mask {}", mask.unwrap_or("").trim()),
     };
+    let check = GoalCheck {
+        goal: g,
+        any_orientation,
+    };
+    let solver = goal_solver(py, check, &origin, &dir, metric)?;
     let opts = SearchOptions {
         metric,
         solutions: if all {
@@ -116,6 +104,29 @@ pub fn solve_goal(
     })?
     .map_err(value_error)?;
     PyOutcome::checked(outcome, &cube)
+}
+
+/// The goal solver of `check` in `metric` with the tables of `dir`: the one opened before, or
+/// opened now (building its tables on first use); `origin` names the goal for the advice on a
+/// bad table.
+pub fn goal_solver(
+    py: Python<'_>,
+    check: GoalCheck,
+    origin: &str,
+    dir: &std::path::Path,
+    metric: Metric,
+) -> PyResult<Arc<GoalSolver>> {
+    let g = &check.goal;
+    let key = (dir.into(), g.key(), g.axis(), metric, check.any_orientation);
+    if let Some(s) = SOLVERS.lock().unwrap().get(&key) {
+        return Ok(s.clone());
+    }
+    let s = py
+        .detach(|| GoalSolver::open(check, metric, origin, dir, ProgressMode::auto()))
+        .map_err(table_error)?;
+    let s = Arc::new(s);
+    SOLVERS.lock().unwrap().insert(key, s.clone());
+    Ok(s)
 }
 
 /// A goal's states by their exact distance to it, as `optcube stats distances --goal`: the

@@ -227,10 +227,12 @@ impl Solver {
     /// the positions with index mod N == K; `moves=L` draws L-move scrambles instead of random
     /// positions; `count_solutions` also counts each position's optimal solutions. The lengths
     /// are in the solver's metric (a quarter-turn study is another study of the same
-    /// positions, in its own file). Returns a
+    /// positions, in its own file). `goal="cross"` makes it a study of distances to that named
+    /// goal (`any_orientation` in any whole-cube orientation), as `stats lengths --goal`,
+    /// with the goal's own tables in the solver's table directory. Returns a
     /// dict with `finished`, `total` (this shard's positions), `interrupted` and `missing`
     /// (indices with no record yet); the records are `read_study(out)`.
-    #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false))]
+    #[pyo3(signature = (count, seed, out, shard=None, moves=None, count_solutions=false, goal=None, any_orientation=false))]
     #[allow(clippy::too_many_arguments)]
     fn run_study<'py>(
         &self,
@@ -241,8 +243,23 @@ impl Solver {
         shard: Option<&str>,
         #[pyo3(from_py_with = args::moves)] moves: Option<u32>,
         count_solutions: bool,
+        goal: Option<&str>,
+        any_orientation: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        use optcube::stats::study::{Shard, Study, StudyRun};
+        use optcube::stats::study::{Shard, Study, StudyGoal, StudyRun};
+        let goal = match goal {
+            Some(name) => Some(StudyGoal {
+                name: name.trim().to_string(),
+                any_orientation,
+            }),
+            None if any_orientation => {
+                return Err(value_error("any_orientation needs a goal"));
+            }
+            None => None,
+        };
+        let check = (goal.as_ref())
+            .map(|g| g.check().map_err(|e| value_error(format!("goal: {e}"))))
+            .transpose()?;
         let shard = shard
             .map(|s| s.parse::<Shard>())
             .transpose()
@@ -252,6 +269,7 @@ impl Solver {
                 seed,
                 moves,
                 metric: self.options.metric,
+                goal,
             },
             count,
             shard,
@@ -268,9 +286,22 @@ impl Solver {
             ..self.options.clone()
         };
         let solver = &self.solver;
-        let (set, dual) = (self.set.as_str(), self.dual);
+        let (mut set, mut dual) = (self.set.clone(), self.dual);
+        let goal_solver = match check {
+            Some(check) => {
+                let g = crate::goal::goal_solver(py, check, "goal=", &self.dir, opts.metric)?;
+                set = g.tables_name();
+                dual = false;
+                Some(g)
+            }
+            None => None,
+        };
         let interrupted = interruptible(py, self.limits(None), |stop| {
-            let r = opened.solve(solver, &opts, set, dual, stop, |_, _| {});
+            let search = |c: &_, o: &_, s: &_| match &goal_solver {
+                Some(g) => g.search(c, &MoveSet::ALL, o, s),
+                None => solver.solve(c, o, s),
+            };
+            let r = opened.solve(&search, &opts, &set, dual, stop, |_, _| {});
             (r, opened)
         })?;
         let (result, opened) = interrupted;

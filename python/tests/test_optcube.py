@@ -359,6 +359,29 @@ def test_run_study_resumes_and_matches_the_cli(solver, pdb, tmp_path):
         solver.run_study(4, 5, out, shard="3")
 
 
+def test_a_goal_study_matches_the_cli(solver, pdb, tmp_path):
+    # A study of distances to a goal: the same records as `stats lengths --goal`, each
+    # solution taking its input to the goal.
+    out = tmp_path / "cross.jsonl"
+    assert solver.run_study(6, 3, out, goal="cross")["finished"] == 6
+    records = optcube.read_study(out)
+    assert all(r["goal"] == "cross" for r in records)
+    ref = tmp_path / "cli.jsonl"
+    cli("stats", "lengths", "--goal", "cross", "--count", "6", "--seed", "3",
+        "--threads", "1", "--pdb-dir", str(pdb), "--out", str(ref))
+    expected = {r["index"]: r["length"] for r in optcube.read_study(ref)}
+    assert {r["index"]: r["length"] for r in records} == expected
+    for r in records:
+        moves = r["solution"].split()
+        assert len(moves) == r["length"]
+        again = optcube.solve_goal(r["input"], goal="cross", pdb_dir=pdb)
+        assert again.length == r["length"]
+    with pytest.raises(ValueError, match="starts from a position that meets f2l"):
+        solver.run_study(2, 3, tmp_path / "ll.jsonl", goal="ll")
+    with pytest.raises(ValueError, match="needs a goal"):
+        solver.run_study(2, 3, tmp_path / "x.jsonl", any_orientation=True)
+
+
 def test_an_empty_position_is_refused_with_the_cli_message(solver, pdb):
     # "" and blanks were read as the solved cube, "solved" optimally in 0 moves: every call
     # taking a position refuses them with the words of `optcube solve ""`.

@@ -22,8 +22,8 @@ use crate::cube::{Cube, Metric};
 use crate::pdb::file::TableError;
 use crate::pdb::goal::{self, GoalTable};
 use crate::progress::ProgressMode;
-use crate::search::SearchOptions;
 use crate::search::subset::{self, MoveSet, Target, Token};
+use crate::search::{SearchOptions, SearchResult};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -60,9 +60,12 @@ impl GoalSolver {
         })
     }
 
-    /// The tables read, for the banner.
-    pub fn tables(&self) -> &[GoalTable] {
-        &self.tables
+    /// The tables' names, `goal-KEY,goal-KEY`: what a study's records say solved them.
+    pub fn tables_name(&self) -> String {
+        (self.tables.iter())
+            .map(|t| format!("goal-{}", t.goal().key()))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     pub fn check(&self) -> &GoalCheck {
@@ -72,6 +75,20 @@ impl GoalSolver {
     /// Bytes of tables held.
     pub fn table_bytes(&self) -> usize {
         self.tables.iter().map(GoalTable::bytes).sum()
+    }
+
+    /// The search itself, without the precondition's check (the caller's): the optimal
+    /// solutions toward the goal with `set`'s turns, as many as `opts.solutions` asks for, in
+    /// `opts.metric` (which must be the tables' metric).
+    pub fn search(
+        &self,
+        cube: &Cube,
+        set: &MoveSet,
+        opts: &SearchOptions,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        assert_eq!(opts.metric, self.metric, "the tables' metric");
+        subset::solve_toward(self, cube, set, opts, stop, &mut |_| {})
     }
 
     /// Solves `cube` (called `input` in the outcome) toward the goal with `set`'s turns:
@@ -86,9 +103,8 @@ impl GoalSolver {
         opts: &SearchOptions,
         stop: &AtomicBool,
     ) -> Result<Outcome, String> {
-        assert_eq!(opts.metric, self.metric, "the tables' metric");
         self.check.precondition(cube)?;
-        let result = subset::solve_toward(self, cube, set, opts, stop, &mut |_| {});
+        let result = self.search(cube, set, opts, stop);
         let mut o = Outcome::from_search(input, result, None, opts.solutions);
         o.goal = Some(self.check.clone());
         if *set != MoveSet::ALL {

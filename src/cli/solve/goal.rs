@@ -81,10 +81,7 @@ pub fn run(
     eprintln!(
         "goal {}: tables {}, {} bytes in memory",
         solver.check().goal.name(),
-        (solver.tables().iter())
-            .map(|t| format!("goal-{}", t.goal().key()))
-            .collect::<Vec<_>>()
-            .join(" "),
+        solver.tables_name(),
         solver.table_bytes()
     );
     let opts = SearchOptions {

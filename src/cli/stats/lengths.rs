@@ -5,10 +5,14 @@
 
 use super::summarize::print_summary;
 use crate::cli::{Failure, TableArgs};
+use optcube::coord::goal::GoalCheck;
+use optcube::cube::Cube;
 use optcube::progress::{Progress, ProgressMode};
-use optcube::search::SearchOptions;
+use optcube::search::subset::MoveSet;
+use optcube::search::{SearchOptions, SearchResult};
+use optcube::solvers::goal::GoalSolver;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
-use optcube::stats::study::{Shard, Study, StudyError, StudyRun};
+use optcube::stats::study::{Shard, Study, StudyError, StudyGoal, StudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -42,6 +46,14 @@ pub struct LengthsArgs {
     /// own file; `stats summarize --other-metric` sets the two side by side.
     #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
     metric: optcube::cube::Metric,
+    /// Distances to this named goal (`optcube goals`) instead of to solved: each position
+    /// solved optimally toward it. Another study of the same positions, in its own file
+    /// (`-goal-NAME`); `stats summarize` sets it beside the goal's exact distribution.
+    #[arg(long, value_name = "NAME")]
+    goal: Option<String>,
+    /// With --goal: the goal counts in any whole-cube orientation (colour neutrality).
+    #[arg(long, requires = "goal")]
+    any_orientation: bool,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -79,17 +91,65 @@ pub fn said_resumed(
     }
 }
 
+/// How each position is searched: the optimal solver with the asked tables, or toward the
+/// goal with its own tables (built on first use); and the tables' name for the records.
+#[allow(clippy::type_complexity)]
+fn searcher(
+    check: Option<GoalCheck>,
+    names: &[String],
+    dir: &std::path::Path,
+    config: &OptimalConfig,
+) -> Result<
+    (
+        Box<dyn Fn(&Cube, &SearchOptions, &AtomicBool) -> SearchResult>,
+        String,
+    ),
+    Failure,
+> {
+    Ok(match check {
+        None => {
+            let solver = OptimalSolver::configured(dir, config, ProgressMode::auto())?;
+            (
+                Box::new(move |c, o, s| solver.solve(c, o, s)),
+                names.join(","),
+            )
+        }
+        Some(check) => {
+            let metric = config.search.metric;
+            let solver = GoalSolver::open(check, metric, "--goal", dir, ProgressMode::auto())?;
+            let set = solver.tables_name();
+            (
+                Box::new(move |c, o, s| solver.search(c, &MoveSet::ALL, o, s)),
+                set,
+            )
+        }
+    })
+}
+
 /// Set by Ctrl-C: the current search stops and its position is left for the next run.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
+    let goal = args.goal.as_ref().map(|name| StudyGoal {
+        name: name.trim().to_string(),
+        any_orientation: args.any_orientation,
+    });
+    let check = match &goal {
+        Some(g) => Some(g.check().map_err(|e| Failure(format!("--goal: {e}")))?),
+        None => None,
+    };
+    if check.is_some() && args.dual {
+        return Err(Failure(
+            "--dual is for the optimal solver's tables; a goal search reads its own".into(),
+        ));
+    }
     let names = args.tables.names();
     let patterns = TableArgs::patterns(&names)?;
-    let set = names.join(",");
     let study = Study {
         seed: args.seed,
         moves: args.moves,
         metric: args.metric,
+        goal,
     };
     let out = args
         .out
@@ -128,8 +188,8 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 },
                 ..config.search
             };
-            let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
             let opts = config.search_options();
+            let (search, set) = searcher(check.clone(), &names, &dir, &config)?;
             let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
             let total = opened.total;
             let progress = Progress::new(ProgressMode::auto(), "lengths", total, "positions");
@@ -142,7 +202,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
             ));
             let interrupted = opened
                 .solve(
-                    &solver,
+                    &*search,
                     &opts,
                     &set,
                     args.dual,

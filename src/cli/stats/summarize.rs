@@ -12,9 +12,12 @@
 //! `optcube stats lengths`.
 
 use crate::cli::Failure;
+use optcube::pdb::goal::{GoalSpace, GoalTable, LIMIT};
+use optcube::progress::{Progress, ProgressMode};
+use optcube::stats::study::compare::{self, Reference};
 use optcube::stats::study::{
-    Agreement, Collection, CrossTable, Shard, cost_table, lengths_csv, lengths_table, read_file,
-    solution_counts_csv, solution_counts_table,
+    Agreement, Collection, CrossTable, Shard, Study, cost_table, lengths_csv, lengths_table,
+    read_file, solution_counts_csv, solution_counts_table,
 };
 use std::path::PathBuf;
 
@@ -150,7 +153,10 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
     md += &lengths_table(&summary);
     if study.moves.is_none() {
         md += "\n";
-        md += &optcube::stats::study::compare::comparison_md(&summary, study.metric);
+        md += &match reference(&study)? {
+            Ok(reference) => compare::comparison_md(&summary, &reference),
+            Err(why) => format!("No reference distribution: {why}.\n"),
+        };
     }
     // Counted optimal solutions (`stats lengths --count-solutions`): their distribution per
     // optimal length, as a table, a CSV and a bar chart.
@@ -212,6 +218,53 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
 
 /// Reads study files into `into` (checked record by record, inputs verified); also returns
 /// each file's name and record count for the report.
+/// The distribution the study's lengths should follow: the published one for solved, a goal's
+/// exact one (counted here by its breadth-first search) when its states fit one table and one
+/// orientation is asked; else why there is none.
+fn reference(study: &Study) -> Result<Result<Reference, String>, Failure> {
+    let Some(g) = &study.goal else {
+        return Ok(Ok(Reference::published(study.metric)));
+    };
+    let goal = g.check().map_err(Failure)?.goal;
+    if g.any_orientation {
+        return Ok(Err(
+            "in any orientation a position's distance is the least over the \
+             orientations, which the goal's own distribution does not give"
+                .into(),
+        ));
+    }
+    let entries = GoalSpace::new(&goal).entries();
+    if entries > LIMIT {
+        return Ok(Err(format!(
+            "the goal's states ({entries} in its index) are more than one table holds"
+        )));
+    }
+    let start = std::time::Instant::now();
+    let p = Progress::new(ProgressMode::auto(), goal.name(), entries, "states");
+    let table = GoalTable::build(&goal, study.metric, Some(&p));
+    p.finish("counted");
+    let histogram = table.histogram();
+    Ok(Ok(Reference::exact(
+        histogram,
+        format!(
+            "Exact: the goal's {} states counted by distance ({}; `optcube stats distances \
+             --goal {}{}`, {:.1} s here), the fractions a uniformly random position's distance \
+             follows",
+            histogram.iter().sum::<u64>(),
+            (histogram.iter().map(u64::to_string))
+                .collect::<Vec<_>>()
+                .join(", "),
+            goal.name(),
+            if study.metric.is_htm() {
+                String::new()
+            } else {
+                format!(" --metric {}", study.metric.name())
+            },
+            start.elapsed().as_secs_f64()
+        ),
+    )))
+}
+
 fn collect(files: &[PathBuf], mut into: Collection) -> Result<(Collection, Vec<String>), Failure> {
     let mut sources = Vec::new();
     for f in files {

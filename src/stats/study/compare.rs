@@ -208,32 +208,82 @@ pub fn binned(summary: &BatchSummary, published: &[(u32, u32, f64)]) -> Vec<u64>
     out
 }
 
+/// A distribution a study is set against: bins `(first length, last length, fraction)` that
+/// cover every length, and where they come from.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    pub bins: Vec<(u32, u32, f64)>,
+    pub source: String,
+    /// The section's title: what the distribution is.
+    pub title: &'static str,
+    /// The table's word for the reference's fractions.
+    pub column: &'static str,
+}
+
+impl Reference {
+    /// The published distribution of optimal lengths of random positions in `metric`.
+    pub fn published(metric: Metric) -> Reference {
+        let source = match metric {
+            Metric::Htm => {
+                "Published: Rokicki, 3,000,000 uniformly random positions solved optimally \
+                 (cube20.org)"
+            }
+            Metric::Qtm => {
+                "Published: Rokicki, 3,000,000 uniformly random positions solved optimally in quarter turns \
+                 (\"Three Million Positions in Four Metrics\", 2018; mean 20.663)"
+            }
+        };
+        Reference {
+            bins: published_lengths(metric).to_vec(),
+            source: source.into(),
+            title: "Against the published distribution",
+            column: "published",
+        }
+    }
+
+    /// A goal's exact distribution: `histogram[d]` states at distance `d` (a breadth-first
+    /// count of all its states). A uniformly random position's distance to the goal is that of
+    /// a uniformly random state, since every state is the image of as many positions; so a
+    /// study's lengths follow these fractions. One bin per distance, the last open-ended.
+    pub fn exact(histogram: &[u64], source: String) -> Reference {
+        let total: u64 = histogram.iter().sum();
+        let last = histogram.len().saturating_sub(1) as u32;
+        let bins = (histogram.iter().enumerate())
+            .map(|(d, &n)| {
+                let d = d as u32;
+                let hi = if d == last { 30 } else { d };
+                (d, hi, n as f64 / total.max(1) as f64)
+            })
+            .collect();
+        Reference {
+            bins,
+            source,
+            title: "Against the goal's exact distribution",
+            column: "exact",
+        }
+    }
+}
+
 /// The comparison as markdown: the per-length table with Wilson intervals, then the test.
-/// `summary` holds lengths in `metric`.
-pub fn comparison_md(summary: &BatchSummary, metric: Metric) -> String {
-    let published = published_lengths(metric);
+/// `summary` holds lengths in the reference's metric.
+pub fn comparison_md(summary: &BatchSummary, reference: &Reference) -> String {
+    let published = &reference.bins[..];
     let observed = binned(summary, published);
     let n: u64 = observed.iter().sum();
     let label = |lo: u32, hi: u32| match (lo, hi) {
+        (l, h) if l == h => l.to_string(),
         (0, h) => format!("≤ {h}"),
         (l, 30) => format!("≥ {l}"),
-        (l, h) if l == h => l.to_string(),
         (l, h) => format!("{l}–{h}"),
     };
-    let source = match metric {
-        Metric::Htm => {
-            "Rokicki, 3,000,000 uniformly random positions solved optimally (cube20.org)"
-        }
-        Metric::Qtm => {
-            "Rokicki, 3,000,000 uniformly random positions solved optimally in quarter turns \
-             (\"Three Million Positions in Four Metrics\", 2018; mean 20.663)"
-        }
-    };
+    let source = &reference.source;
     let mut s = format!(
-        "## Against the published distribution\n\n\
-         Published: {source}. Observed fractions with their Wilson 95 % intervals.\n\n\
-         | length | count | observed | 95 % interval | published | published inside |\n\
+        "## {}\n\n\
+         {source}. Observed fractions with their Wilson 95 % intervals.\n\n\
+         | length | count | observed | 95 % interval | {col} | {col} inside |\n\
          |---|---:|---:|---|---:|---|\n",
+        reference.title,
+        col = reference.column
     );
     for (&(lo, hi, f), &o) in published.iter().zip(&observed) {
         let (a, b) = wilson(o, n, 1.96);

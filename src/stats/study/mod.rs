@@ -42,5 +42,5 @@ pub use collection::{
 };
 pub use cross::CrossTable;
 pub use file::{Appender, Parsed, StudyError, parse_lines, read_file};
-pub use model::{Position, Record, Shard, Study};
+pub use model::{Position, Record, Shard, Study, StudyGoal};
 pub use run::{Opened, OpenedStudy, Resumed, StudyRun, resume};

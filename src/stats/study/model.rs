@@ -1,7 +1,8 @@
 //! What a study is ([`Study`], its [`Position`]s and [`Shard`]s) and what it keeps of each
 //! solved position ([`Record`], one JSON line).
 
-use crate::cube::{Cube, Metric, Move, Rng, format_moves, parse_moves, random_scramble};
+use crate::coord::goal::GoalCheck;
+use crate::cube::{Cube, Goal, Metric, Move, Rng, format_moves, parse_moves, random_scramble};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -16,6 +17,43 @@ pub struct Study {
     pub moves: Option<u32>,
     /// The metric of the lengths.
     pub metric: Metric,
+    /// `Some`: the lengths are distances to this goal instead of to solved.
+    pub goal: Option<StudyGoal>,
+}
+
+/// The goal of a goal study (`stats lengths --goal NAME [--any-orientation]`): a named goal,
+/// and whether any whole-cube orientation of it counts. Masks are not study goals: a study is
+/// named by its goal, and a file name cannot hold a mask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StudyGoal {
+    pub name: String,
+    pub any_orientation: bool,
+}
+
+impl StudyGoal {
+    /// The goal as each solution is checked against it. Refused: an unknown name, and a goal
+    /// with a precondition (`ll`, `pll`, `oll`), which random positions do not meet.
+    pub fn check(&self) -> Result<GoalCheck, String> {
+        let goal = Goal::named(&self.name).map_err(|e| e.to_string())?;
+        if let Some(pre) = goal.requires() {
+            return Err(format!(
+                "goal {} starts from a position that meets {}, and a study's random positions \
+                 do not",
+                goal.name(),
+                pre.name()
+            ));
+        }
+        Ok(GoalCheck {
+            goal,
+            any_orientation: self.any_orientation,
+        })
+    }
+
+    /// The part of a study's name that says its goal: `-goal-{name}[-any]`.
+    fn suffix(&self) -> String {
+        let any = if self.any_orientation { "-any" } else { "" };
+        format!("-goal-{}{any}", self.name)
+    }
 }
 
 impl fmt::Display for Study {
@@ -24,6 +62,12 @@ impl fmt::Display for Study {
         match self.moves {
             None => write!(f, "random positions")?,
             Some(l) => write!(f, "{l}-move scrambles")?,
+        }
+        if let Some(g) = &self.goal {
+            write!(f, ", distances to goal {}", g.name)?;
+            if g.any_orientation {
+                write!(f, " in any orientation")?;
+            }
         }
         if !self.metric.is_htm() {
             write!(f, ", lengths in {}", self.metric.unit())?;
@@ -64,9 +108,10 @@ impl Study {
     }
 
     /// The base name of the study's files: `lengths-seed{S}` (`-moves{L}` for scrambles,
-    /// `-qtm` in the quarter-turn metric).
+    /// `-goal-{name}[-any]` for a goal, `-qtm` in the quarter-turn metric).
     pub fn name(&self) -> String {
-        let moves = self.moves.map_or(String::new(), |l| format!("-moves{l}"));
+        let mut moves = self.moves.map_or(String::new(), |l| format!("-moves{l}"));
+        moves += &self.goal.as_ref().map_or(String::new(), StudyGoal::suffix);
         let metric = if self.metric.is_htm() {
             String::new()
         } else {
@@ -75,8 +120,28 @@ impl Study {
         format!("lengths-seed{}{moves}{metric}", self.seed)
     }
 
+    /// Checks that `moves` take `cube` where the study's lengths end: solved, or a position
+    /// that meets its goal.
+    pub fn reached(&self, cube: &Cube, moves: &[Move]) -> Result<(), String> {
+        match &self.goal {
+            None if !crate::solvers::solves(cube, moves) => {
+                Err("the solution does not solve the input".into())
+            }
+            Some(g) if !g.check()?.holds(&cube.apply_seq(moves)) => Err(format!(
+                "the solution does not take the input to goal {}{}",
+                g.name,
+                if g.any_orientation {
+                    " in any orientation"
+                } else {
+                    ""
+                }
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The default output file of a (shard of a) study:
-    /// `results/lengths-seed{S}[-moves{L}][-qtm][-shard{K}of{N}].jsonl`.
+    /// `results/lengths-seed{S}[-moves{L}][-goal-{name}[-any]][-qtm][-shard{K}of{N}].jsonl`.
     pub fn default_out(&self, shard: Option<Shard>) -> PathBuf {
         let shard = shard.map_or(String::new(), |s| format!("-shard{}of{}", s.k, s.n));
         PathBuf::from(format!("results/{}{shard}.jsonl", self.name()))
@@ -151,6 +216,13 @@ pub struct Record {
     /// The metric of the study (absent in half-turn files, which predate it).
     #[serde(default, skip_serializing_if = "Metric::is_htm")]
     pub metric: Metric,
+    /// The goal of a goal study (absent when the goal is solved): `length` is the distance
+    /// to it, and the solution takes the input to a position that meets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
+    /// The goal counts in any whole-cube orientation (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_orientation: bool,
     pub optimal: bool,
     pub nodes: u64,
     pub seconds: f64,
@@ -169,17 +241,19 @@ impl Record {
             seed: self.seed,
             moves: self.moves,
             metric: self.metric,
+            goal: self.goal.as_ref().map(|name| StudyGoal {
+                name: name.clone(),
+                any_orientation: self.any_orientation,
+            }),
         }
     }
 
-    /// Checks the record by itself: a valid input that the solution solves, in `length` moves,
-    /// proved optimal.
+    /// Checks the record by itself: a valid input that the solution solves (or takes to its
+    /// goal), in `length` moves, proved optimal.
     pub fn check(&self) -> Result<(), String> {
         let cube = Cube::from_facelets(&self.input).map_err(|e| format!("input: {e}"))?;
         let moves = parse_moves(&self.solution).map_err(|e| format!("solution: {e}"))?;
-        if !crate::solvers::solves(&cube, &moves) {
-            return Err("the solution does not solve the input".into());
-        }
+        self.study().reached(&cube, &moves)?;
         let length = self.metric.length(&moves);
         if length != self.length {
             return Err(format!(
@@ -227,6 +301,8 @@ impl Record {
             solution: format_moves(solution),
             length: study.metric.length(solution),
             metric: study.metric,
+            goal: study.goal.as_ref().map(|g| g.name.clone()),
+            any_orientation: study.goal.as_ref().is_some_and(|g| g.any_orientation),
             optimal: true,
             nodes,
             seconds,

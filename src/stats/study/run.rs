@@ -8,8 +8,8 @@
 use super::{
     Appender, Collection, Position, Record, Shard, Study, StudyError, StudyLine, read_file,
 };
-use crate::search::SearchOptions;
-use crate::solvers::optimal::OptimalSolver;
+use crate::cube::Cube;
+use crate::search::{SearchOptions, SearchResult};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::Path;
@@ -170,15 +170,17 @@ impl StudyRun {
 }
 
 impl Opened {
-    /// Solves the positions left in order, each with `solver` and `opts`, and appends its
-    /// record (naming the table set `set` and whether `dual` lookups were asked); calls
-    /// `on_record(record, finished)` after each, `finished` counting the shard's positions done.
-    /// Returns `true` when `stop` ended the run early (the position being searched is left
-    /// for the next run). Every record is checked before it is written: its solution solves
-    /// the position, is optimal and, when counted, so is every collected solution.
+    /// Solves the positions left in order, each with `search` (the optimal solver, or a goal
+    /// solver for a goal study; `opts` its options), and appends its record (naming the table
+    /// set `set` and whether `dual` lookups were asked); calls `on_record(record, finished)`
+    /// after each, `finished` counting the shard's positions done. Returns `true` when `stop`
+    /// ended the run early (the position being searched is left for the next run). Every
+    /// record is checked before it is written: its solution solves the position (or takes it
+    /// to the study's goal), is optimal and, when counted, so is every collected solution.
+    #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
-        solver: &OptimalSolver,
+        search: &dyn Fn(&Cube, &SearchOptions, &AtomicBool) -> SearchResult,
         opts: &SearchOptions,
         set: &str,
         dual: bool,
@@ -187,12 +189,13 @@ impl Opened {
     ) -> Result<bool, String> {
         let mut finished = self.total - self.todo.len() as u64;
         let todo = std::mem::take(&mut self.todo);
+        let study = self.run.study.clone();
         for (k, p) in todo.iter().enumerate() {
             if stop.load(Relaxed) {
                 self.todo = todo[k..].to_vec();
                 return Ok(true);
             }
-            let r = solver.solve(&p.cube, opts, stop);
+            let r = search(&p.cube, opts, stop);
             if r.interrupted {
                 self.todo = todo[k..].to_vec();
                 return Ok(true);
@@ -204,7 +207,7 @@ impl Opened {
                 ));
             };
             let mut record = Record::new(
-                &self.run.study,
+                &study,
                 set,
                 self.count,
                 p,
@@ -216,13 +219,10 @@ impl Opened {
             );
             if self.run.count_solutions {
                 // Each counted solution is checked on the position, as the one recorded.
-                if !r
-                    .solutions
-                    .iter()
-                    .all(|s| crate::solvers::solves(&p.cube, s))
+                if let Some(e) = (r.solutions.iter()).find_map(|s| study.reached(&p.cube, s).err())
                 {
                     return Err(format!(
-                        "internal error: position {}: a collected solution does not solve it",
+                        "internal error: position {}: a collected solution: {e}",
                         p.index
                     ));
                 }

@@ -10,6 +10,7 @@ fn study() -> Study {
         seed: 3,
         moves: Some(5),
         metric: crate::cube::Metric::Htm,
+        goal: None,
     }
 }
 
@@ -71,6 +72,15 @@ fn quarter_turn_records_are_their_own_study() {
     };
     assert_eq!(q.name(), "lengths-seed3-moves5-qtm");
     assert_eq!(study().name(), "lengths-seed3-moves5");
+    let g = Study {
+        goal: Some(super::StudyGoal {
+            name: "cross".into(),
+            any_orientation: true,
+        }),
+        ..q.clone()
+    };
+    assert_eq!(g.name(), "lengths-seed3-moves5-goal-cross-any-qtm");
+    assert_ne!(g, q, "a goal study is another study");
     let p = q.positions().nth(2).unwrap();
     let sol = crate::cube::invert_sequence(p.scramble.as_ref().unwrap());
     let r = Record::new(&q, "korf6", 10, &p, &sol, 1, 0.1, 1, false);
