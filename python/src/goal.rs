@@ -140,19 +140,12 @@ pub fn goal_distances(
     #[pyo3(from_py_with = args::metric)] metric: Metric,
 ) -> PyResult<Vec<u64>> {
     let g = Goal::named(goal.trim()).map_err(value_error)?;
-    if g.key() == Goal::named("dr").expect("named").key() {
-        return Ok(py.detach(|| optcube::pdb::goal::dr_histogram(metric, None)));
-    }
-    let n = optcube::pdb::goal::GoalSpace::new(&g).entries();
-    if n > optcube::pdb::goal::LIMIT {
-        return Err(value_error(format!(
-            "goal {}: {n} entries, more than one table holds",
-            g.name()
-        )));
-    }
-    Ok(py.detach(|| {
-        optcube::pdb::goal::GoalTable::build(&g, metric, None)
-            .histogram()
-            .to_vec()
-    }))
+    py.detach(|| optcube::pdb::goal::exact_histogram(&g, metric, None))
+        .ok_or_else(|| {
+            let n = optcube::pdb::goal::GoalSpace::new(&g).entries();
+            value_error(format!(
+                "goal {}: {n} entries, more than one table holds",
+                g.name()
+            ))
+        })
 }

@@ -65,6 +65,7 @@ pub struct NamedGoal {
     axis: Axis,
 }
 
+const ID_EDGES: [u8; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 const ALL_CORNERS: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7];
 const ALL_EDGES: &[u8] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 const D_CORNERS: &[u8] = &[4, 5, 6, 7];
@@ -415,6 +416,47 @@ impl Goal {
     /// Whether each edge's orientation counts, by piece.
     pub fn edges_oriented(&self) -> &[bool; 12] {
         &self.edge_oriented
+    }
+
+    /// Generators of the goal's positions taken as a group of arrangements of pieces (any
+    /// permutation and orientations, not only the cube's): a swap of each two consecutive
+    /// members of a class (free pieces are one class), and a twist or flip of each piece whose
+    /// orientation does not count. The positions that meet the goal are exactly the products
+    /// of these (within a class any order is a product of swaps, and only the orientations that
+    /// count are held at 0), so two sets of positions described this way are equal when each
+    /// generator of one lies in the other and they are as large.
+    pub fn generators(&self) -> Vec<Cube> {
+        fn swaps<const N: usize>(class: &[u8; N]) -> Vec<[u8; N]> {
+            let mut out = Vec::new();
+            for p in 0..N {
+                // The next member of p's class after p, if any.
+                if let Some(q) = (p + 1..N).find(|&q| class[q] == class[p]) {
+                    let mut perm: [u8; N] = std::array::from_fn(|i| i as u8);
+                    perm.swap(p, q);
+                    out.push(perm);
+                }
+            }
+            out
+        }
+        let (cp, co, ep, eo) = ([0u8, 1, 2, 3, 4, 5, 6, 7], [0u8; 8], ID_EDGES, [0u8; 12]);
+        let mut out = Vec::new();
+        for perm in swaps(&self.corner_class) {
+            out.push(Cube::from_parts(perm, co, ep, eo));
+        }
+        for perm in swaps(&self.edge_class) {
+            out.push(Cube::from_parts(cp, co, perm, eo));
+        }
+        for p in (0..8).filter(|&p| !self.corner_oriented[p]) {
+            let mut twist = co;
+            twist[p] = 1;
+            out.push(Cube::from_parts(cp, twist, ep, eo));
+        }
+        for p in (0..12).filter(|&p| !self.edge_oriented[p]) {
+            let mut flip = eo;
+            flip[p] = 1;
+            out.push(Cube::from_parts(cp, co, ep, flip));
+        }
+        out
     }
 
     /// The goal with only the classes `keep_corner(class)` / `keep_edge(class)` kept, the others

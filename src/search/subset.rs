@@ -311,15 +311,18 @@ pub trait Target: Sync {
         false
     }
     /// Starts loading what [`Target::bound`] of `p` will read, and returns what
-    /// [`Target::bound_prefetched`] needs instead of computing it again: the search asks
+    /// [`Target::bound_within`] needs instead of computing it again: the search asks
     /// every child's loads first, then reads them, so a node's children's reads overlap.
     #[inline]
     fn prefetch(&self, _p: &Cube) -> Token {
         Token::default()
     }
-    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started.
+    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started (`token`; ignored
+    /// when the target does not prefetch), or any lower bound above `limit` once one is found:
+    /// the search only asks whether the bound exceeds `limit`, so a target whose bound is a
+    /// maximum of many lookups may stop at the first that exceeds it.
     #[inline]
-    fn bound_prefetched(&self, p: &Cube, q: &Cube, _token: &Token) -> u8 {
+    fn bound_within(&self, p: &Cube, q: &Cube, _token: &Token, _limit: u8) -> u8 {
         self.bound(p, q)
     }
     /// Is [`Target::bound`] the exact cost to arrive, in the search's metric with all its
@@ -668,13 +671,13 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            let f = g2
-                + if self.prefetching {
-                    self.target
-                        .bound_prefetched(&p2, &q2, &self.tokens[depth][k])
-                } else {
-                    self.target.bound(&p2, &q2)
-                };
+            // A bound above `bound - g2` prunes; the target may stop reading once it has one.
+            let token = if self.prefetching {
+                &self.tokens[depth][k]
+            } else {
+                &[0; 4]
+            };
+            let f = g2 + self.target.bound_within(&p2, &q2, token, bound - g2);
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;

@@ -16,8 +16,9 @@
 //! solver's: the front ends route it there (`ll`, `pll`; their precondition checked first).
 
 use super::outcome::Outcome;
-use crate::coord::goal::{GoalCheck, conjugate};
+use crate::coord::goal::{GoalCheck, conjugate, frame_groups};
 use crate::coord::symmetry::symmetries;
+use crate::cube::Goal;
 use crate::cube::{Cube, Metric};
 use crate::pdb::file::TableError;
 use crate::pdb::goal::{self, GoalTable};
@@ -30,7 +31,12 @@ use std::sync::atomic::AtomicBool;
 /// A goal with its tables, ready to solve positions.
 pub struct GoalSolver {
     check: GoalCheck,
+    /// The rotations whose conjugates are tested for arrival: one of each group.
     frames: Vec<usize>,
+    /// The rotations whose conjugates' tables bound the distance, grouped as they hold the
+    /// goal ([`GoalCheck::frame_groups`]), each with the tables it reads; the bound is the
+    /// least over groups of the largest value in a group ([`reads`]).
+    groups: Vec<Vec<RotationReads>>,
     tables: Vec<GoalTable>,
     metric: Metric,
     /// The one table indexes the goal itself (not a relaxation): its value is the exact
@@ -51,9 +57,12 @@ impl GoalSolver {
         let parts = goal::plan(&check.goal);
         let tables = GoalTable::open_all(&parts, metric, origin, dir, mode)?;
         subset::prepare(metric);
+        let exact = parts == [check.goal.clone()];
+        let groups = reads(&check.frame_groups(), &parts);
         Ok(GoalSolver {
-            exact: parts == [check.goal.clone()],
+            exact,
             frames: check.frames(),
+            groups,
             check,
             tables,
             metric,
@@ -123,14 +132,7 @@ impl Target for GoalSolver {
 
     #[inline]
     fn bound(&self, p: &Cube, _q: &Cube) -> u8 {
-        let syms = symmetries();
-        let mut best = u8::MAX;
-        for &s in &self.frames {
-            let c = conjugate(syms, p, s);
-            let h = self.tables.iter().map(|t| t.value(&c)).max().unwrap_or(0);
-            best = best.min(h);
-        }
-        best
+        self.bound_above(p, None, None)
     }
 
     fn needs_inverse(&self) -> bool {
@@ -143,39 +145,111 @@ impl Target for GoalSolver {
         self.exact
     }
 
+    /// One group of rotations (the goal held one way) and at most four tables: the first
+    /// rotation's lookups are prefetched.
     fn prefetches(&self) -> bool {
-        self.frames.len() == 1 && self.tables.len() <= Token::default().len()
+        self.groups.len() == 1 && self.tables.len() <= Token::default().len()
     }
 
     #[inline]
     fn prefetch(&self, p: &Cube) -> Token {
         let mut token = Token::default();
-        // One orientation and at most four tables: the indices are kept (else `bound` reads).
-        if self.frames.len() == 1 && self.tables.len() <= token.len() {
+        if self.prefetches() {
+            let c = conjugate(symmetries(), p, self.groups[0][0].rotation);
             for (i, t) in self.tables.iter().enumerate() {
-                token[i] = t.prefetch(p);
+                token[i] = t.prefetch(&c);
             }
         }
         token
     }
 
     #[inline]
-    fn bound_prefetched(&self, p: &Cube, q: &Cube, token: &Token) -> u8 {
-        if self.frames.len() == 1 && self.tables.len() <= token.len() {
+    fn bound_within(&self, p: &Cube, _q: &Cube, token: &Token, limit: u8) -> u8 {
+        let first = self.prefetches().then(|| {
             (self.tables.iter().zip(token))
                 .map(|(t, &i)| t.at(i))
                 .max()
                 .unwrap_or(0)
-        } else {
-            self.bound(p, q)
-        }
+        });
+        self.bound_above(p, first, Some(limit))
     }
+}
+
+impl GoalSolver {
+    /// The bound of `p`: the least over groups of the largest lookup in a group. With a
+    /// `limit`, a group stops reading once its largest exceeds it (that is a lower bound of the
+    /// group's above the limit), and the whole once a group's largest is within it (the search
+    /// only needs to know that). `first`: the values of the only group's first rotation,
+    /// already read.
+    #[inline]
+    fn bound_above(&self, p: &Cube, first: Option<u8>, limit: Option<u8>) -> u8 {
+        let cap = limit.unwrap_or(u8::MAX);
+        let syms = symmetries();
+        let mut best = u8::MAX;
+        for group in &self.groups {
+            let mut h = 0;
+            for (j, frame) in group.iter().enumerate() {
+                h = match first {
+                    Some(v) if j == 0 => v,
+                    _ => {
+                        let c = conjugate(syms, p, frame.rotation);
+                        (frame.tables.iter()).fold(h, |h, &t| h.max(self.tables[t].value(&c)))
+                    }
+                }
+                .max(h);
+                if h > cap {
+                    break;
+                }
+            }
+            best = best.min(h);
+            if limit.is_some_and(|l| best <= l) {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// A rotation whose conjugate is looked up, and the tables (indices) it reads there.
+#[derive(Clone, Debug, PartialEq)]
+struct RotationReads {
+    rotation: usize,
+    tables: Vec<usize>,
+}
+
+/// The lookups of each group of rotations: in a group every rotation accepts the same
+/// positions, so each table read on each rotation's conjugate is a lower bound on the distance
+/// to them, and the largest is too. A table (exact for its relaxation `R`) reads the same on
+/// two rotations that hold `R` the same way ([`frame_groups`] of `R`), so each rotation reads
+/// only the tables whose relaxation no earlier rotation of its group already held that way:
+/// the first reads all, and a rotation left with none is dropped. (For `f2l`, the turns about
+/// the U/D axis keep the goal and move each of its two relaxations: four rotations, each
+/// reading both; for a goal with only its own table, one rotation a group.)
+fn reads(groups: &[Vec<usize>], parts: &[Goal]) -> Vec<Vec<RotationReads>> {
+    let held: Vec<Vec<Vec<usize>>> = parts.iter().map(frame_groups).collect();
+    let same_way = |table: usize, a: usize, b: usize| {
+        held[table].iter().any(|g| g.contains(&a) && g.contains(&b))
+    };
+    (groups.iter())
+        .map(|group| {
+            let mut frames: Vec<RotationReads> = Vec::new();
+            for (j, &rotation) in group.iter().enumerate() {
+                let tables: Vec<usize> = (0..parts.len())
+                    .filter(|&t| !group[..j].iter().any(|&r| same_way(t, r, rotation)))
+                    .collect();
+                if !tables.is_empty() {
+                    frames.push(RotationReads { rotation, tables });
+                }
+            }
+            frames
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::{Goal, Rng};
+    use crate::cube::Rng;
     use crate::search::ALL_SOLUTIONS;
 
     /// The same target with the walk turned off: the search's iterations read it.
@@ -242,5 +316,58 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A table reads the same on two rotations that hold its goal the same way (the cross
+    /// table on the four turns about U/D), and differently on others: what lets [`reads`]
+    /// drop lookups.
+    #[test]
+    fn rotations_that_hold_a_table_alike_read_alike() {
+        let cross = Goal::named("cross").unwrap();
+        let table = GoalTable::build(&cross, Metric::Htm, None);
+        let groups = frame_groups(&cross);
+        assert_eq!(groups.len(), 6);
+        let syms = symmetries();
+        let mut rng = Rng::new(9);
+        let mut differ = 0;
+        for _ in 0..300 {
+            let c = Cube::random(&mut rng);
+            for g in &groups {
+                let v = table.value(&conjugate(syms, &c, g[0]));
+                for &s in g {
+                    assert_eq!(table.value(&conjugate(syms, &c, s)), v);
+                }
+            }
+            differ += (table.value(&c) != table.value(&conjugate(syms, &c, groups[1][0]))) as u32;
+        }
+        assert!(differ > 100, "{differ}");
+    }
+
+    /// What each goal's bound reads: its own exact table once a group; for `f2l`, whose two
+    /// relaxations the turns about U/D move, four rotations reading both; every group's first
+    /// rotation reads every table.
+    #[test]
+    fn reads_drop_only_repeated_lookups() {
+        for (name, any, groups, frames) in [
+            ("cross", false, 1, 1),
+            ("cross", true, 6, 1),
+            ("f2l", false, 1, 4),
+            ("f2l", true, 6, 4),
+            ("2x2x3", false, 1, 2),
+        ] {
+            let check = GoalCheck {
+                goal: Goal::named(name).unwrap(),
+                any_orientation: any,
+            };
+            let parts = goal::plan(&check.goal);
+            let r = reads(&check.frame_groups(), &parts);
+            assert_eq!(r.len(), groups, "{name} {any}");
+            for (group, rotations) in r.iter().zip(check.frame_groups()) {
+                assert_eq!(group.len(), frames, "{name} {any}: {group:?}");
+                assert_eq!(group[0].rotation, rotations[0]);
+                assert_eq!(group[0].tables, (0..parts.len()).collect::<Vec<_>>());
+                assert!(group.iter().all(|f| rotations.contains(&f.rotation)));
+            }
+        }
     }
 }

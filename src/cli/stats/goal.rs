@@ -5,7 +5,7 @@
 use super::output::{command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
 use optcube::cube::{Goal, Metric};
-use optcube::pdb::goal::{GoalSpace, GoalTable, LIMIT};
+use optcube::pdb::goal::{GoalSpace, LIMIT, exact_histogram, exact_states};
 use optcube::progress::{Progress, ProgressMode};
 use std::path::Path;
 use std::time::Instant;
@@ -17,30 +17,18 @@ pub fn distances(
     threads: Option<usize>,
 ) -> Result<i32, Failure> {
     let goal = Goal::named(name.trim()).map_err(|e| Failure(e.to_string()))?;
-    let dr = goal.key() == Goal::named("dr").expect("a named goal").key();
-    let entries = if dr {
-        2_217_093_120
-    } else {
-        GoalSpace::new(&goal).entries()
-    };
-    if entries > LIMIT && !dr {
+    let Some(entries) = exact_states(&goal) else {
         return Err(Failure(format!(
-            "goal {}: its index has {entries} entries, more than one table holds ({LIMIT}): \
+            "goal {}: its index has {} entries, more than one table holds ({LIMIT}): \
              its exact distribution is not counted here",
-            goal.name()
+            goal.name(),
+            GoalSpace::new(&goal).entries()
         )));
-    }
+    };
     let start = Instant::now();
     let h = with_threads(threads, || {
         let p = Progress::new(ProgressMode::auto(), goal.name(), entries, "states");
-        // Domino reduction by its dense phase-1 index; any other goal by its own table.
-        let h = if dr {
-            optcube::pdb::goal::dr_histogram(metric, Some(&p))
-        } else {
-            GoalTable::build(&goal, metric, Some(&p))
-                .histogram()
-                .to_vec()
-        };
+        let h = exact_histogram(&goal, metric, Some(&p)).expect("counted");
         let secs = p.elapsed();
         p.finish(&format!("counted in {secs:.1} s"));
         Ok(h)

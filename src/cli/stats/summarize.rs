@@ -12,7 +12,7 @@
 //! `optcube stats lengths`.
 
 use crate::cli::Failure;
-use optcube::pdb::goal::{GoalSpace, GoalTable, LIMIT};
+use optcube::pdb::goal::{GoalSpace, exact_histogram, exact_states};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::stats::study::compare::{self, Reference};
 use optcube::stats::study::{
@@ -233,17 +233,17 @@ fn reference(study: &Study) -> Result<Result<Reference, String>, Failure> {
                 .into(),
         ));
     }
-    let entries = GoalSpace::new(&goal).entries();
-    if entries > LIMIT {
+    let Some(states) = exact_states(&goal) else {
         return Ok(Err(format!(
-            "the goal's states ({entries} in its index) are more than one table holds"
+            "the goal's states ({} in its index) are more than one table holds",
+            GoalSpace::new(&goal).entries()
         )));
-    }
+    };
     let start = std::time::Instant::now();
-    let p = Progress::new(ProgressMode::auto(), goal.name(), entries, "states");
-    let table = GoalTable::build(&goal, study.metric, Some(&p));
+    let p = Progress::new(ProgressMode::auto(), goal.name(), states, "states");
+    let histogram = exact_histogram(&goal, study.metric, Some(&p)).expect("counted");
     p.finish("counted");
-    let histogram = table.histogram();
+    let histogram = &histogram[..];
     Ok(Ok(Reference::exact(
         histogram,
         format!(

@@ -484,6 +484,36 @@ pub fn dr_histogram(metric: Metric, progress: Option<&Progress>) -> Vec<u64> {
     }
 }
 
+/// How many states [`exact_histogram`] counts for `goal`: `Some(states)` when it can (the
+/// goal's index fits one table, or the goal is domino reduction, counted over its dense
+/// phase-1 coordinates), else `None`.
+pub fn exact_states(goal: &Goal) -> Option<u64> {
+    if goal.key() == Goal::named("dr").expect("a named goal").key() {
+        return Some(2_217_093_120);
+    }
+    let entries = GoalSpace::new(goal).entries();
+    (entries <= LIMIT).then_some(entries)
+}
+
+/// The goal's states counted by their exact distance to it in `metric` (its distribution:
+/// the one breadth-first search), when [`exact_states`] says it can be; else `None`.
+pub fn exact_histogram(
+    goal: &Goal,
+    metric: Metric,
+    progress: Option<&Progress>,
+) -> Option<Vec<u64>> {
+    exact_states(goal)?;
+    Some(
+        if goal.key() == Goal::named("dr").expect("a named goal").key() {
+            dr_histogram(metric, progress)
+        } else {
+            GoalTable::build(goal, metric, progress)
+                .histogram()
+                .to_vec()
+        },
+    )
+}
+
 /// The relaxations whose tables cover `goal`: the goal itself when its index fits
 /// [`LIMIT`]; otherwise groups of its classes (corner classes first, then edge classes, in
 /// piece order), each grown while it fits, then topped up with the other groups' classes that
