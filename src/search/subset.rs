@@ -317,8 +317,8 @@ pub trait Target: Sync {
     fn prefetch(&self, _p: &Cube) -> Token {
         Token::default()
     }
-    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started (`token`; ignored
-    /// when the target does not prefetch), or any lower bound above `limit` once one is found:
+    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started (`token`; asked only
+    /// of a target that prefetches), or any lower bound above `limit` once one is found:
     /// the search only asks whether the bound exceeds `limit`, so a target whose bound is a
     /// maximum of many lookups may stop at the first that exceeds it.
     #[inline]
@@ -672,12 +672,13 @@ impl<'a> Search<'a> {
                 continue;
             }
             // A bound above `bound - g2` prunes; the target may stop reading once it has one.
-            let token = if self.prefetching {
-                &self.tokens[depth][k]
-            } else {
-                &[0; 4]
-            };
-            let f = g2 + self.target.bound_within(&p2, &q2, token, bound - g2);
+            let f = g2
+                + if self.prefetching {
+                    let token = &self.tokens[depth][k];
+                    self.target.bound_within(&p2, &q2, token, bound - g2)
+                } else {
+                    self.target.bound(&p2, &q2)
+                };
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;
