@@ -31,11 +31,10 @@ use std::sync::atomic::AtomicBool;
 /// A goal with its tables, ready to solve positions.
 pub struct GoalSolver {
     check: GoalCheck,
-    /// The rotations whose conjugates are tested for arrival: one of each group.
-    frames: Vec<usize>,
     /// The rotations whose conjugates' tables bound the distance, grouped as they hold the
     /// goal ([`GoalCheck::frame_groups`]), each with the tables it reads; the bound is the
-    /// least over groups of the largest value in a group ([`reads`]).
+    /// least over groups of the largest value in a group ([`reads`]). A position has arrived
+    /// when its conjugate by a group's first rotation meets the goal.
     groups: Vec<Vec<RotationReads>>,
     tables: Vec<GoalTable>,
     metric: Metric,
@@ -61,7 +60,6 @@ impl GoalSolver {
         let groups = reads(&check.frame_groups(), &parts);
         Ok(GoalSolver {
             exact,
-            frames: check.frames(),
             groups,
             check,
             tables,
@@ -121,13 +119,46 @@ impl GoalSolver {
         }
         Ok(o)
     }
+
+    /// The bound of `p`: the least over groups of the largest lookup in a group. With a
+    /// `limit`, a group stops reading once its largest exceeds it (that is a lower bound of the
+    /// group's above the limit), and the whole once a group's largest is within it (the search
+    /// only needs to know that). `first`: the values of the only group's first rotation,
+    /// already read.
+    #[inline]
+    fn bound_above(&self, p: &Cube, first: Option<u8>, limit: Option<u8>) -> u8 {
+        let cap = limit.unwrap_or(u8::MAX);
+        let syms = symmetries();
+        let mut best = u8::MAX;
+        for group in &self.groups {
+            let mut h = 0;
+            for (j, frame) in group.iter().enumerate() {
+                h = match first {
+                    Some(v) if j == 0 => v,
+                    _ => {
+                        let c = conjugate(syms, p, frame.rotation);
+                        (frame.tables.iter()).fold(h, |h, &t| h.max(self.tables[t].value(&c)))
+                    }
+                }
+                .max(h);
+                if h > cap {
+                    break;
+                }
+            }
+            best = best.min(h);
+            if limit.is_some_and(|l| best <= l) {
+                break;
+            }
+        }
+        best
+    }
 }
 
 impl Target for GoalSolver {
     #[inline]
     fn reached(&self, p: &Cube) -> bool {
         let syms = symmetries();
-        (self.frames.iter()).any(|&s| self.check.goal.holds(&conjugate(syms, p, s)))
+        (self.groups.iter()).any(|g| self.check.goal.holds(&conjugate(syms, p, g[0].rotation)))
     }
 
     #[inline]
@@ -172,41 +203,6 @@ impl Target for GoalSolver {
                 .unwrap_or(0)
         });
         self.bound_above(p, first, Some(limit))
-    }
-}
-
-impl GoalSolver {
-    /// The bound of `p`: the least over groups of the largest lookup in a group. With a
-    /// `limit`, a group stops reading once its largest exceeds it (that is a lower bound of the
-    /// group's above the limit), and the whole once a group's largest is within it (the search
-    /// only needs to know that). `first`: the values of the only group's first rotation,
-    /// already read.
-    #[inline]
-    fn bound_above(&self, p: &Cube, first: Option<u8>, limit: Option<u8>) -> u8 {
-        let cap = limit.unwrap_or(u8::MAX);
-        let syms = symmetries();
-        let mut best = u8::MAX;
-        for group in &self.groups {
-            let mut h = 0;
-            for (j, frame) in group.iter().enumerate() {
-                h = match first {
-                    Some(v) if j == 0 => v,
-                    _ => {
-                        let c = conjugate(syms, p, frame.rotation);
-                        (frame.tables.iter()).fold(h, |h, &t| h.max(self.tables[t].value(&c)))
-                    }
-                }
-                .max(h);
-                if h > cap {
-                    break;
-                }
-            }
-            best = best.min(h);
-            if limit.is_some_and(|l| best <= l) {
-                break;
-            }
-        }
-        best
     }
 }
 
