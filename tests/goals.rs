@@ -39,19 +39,30 @@ fn brute_solutions_in(
     metric: Metric,
     faces: &str,
 ) -> Vec<String> {
+    brute_solutions_to(start, &|c| holds_in_any_of_24(check, c), len, metric, faces)
+}
+
+/// [`brute_solutions_in`] toward the positions where `reached` holds.
+fn brute_solutions_to(
+    start: &Cube,
+    reached: &dyn Fn(&Cube) -> bool,
+    len: usize,
+    metric: Metric,
+    faces: &str,
+) -> Vec<String> {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         c: &Cube,
         left: i32,
         last: Option<Move>,
         path: &mut Vec<Move>,
-        check: &GoalCheck,
+        reached: &dyn Fn(&Cube) -> bool,
         metric: Metric,
         faces: &str,
         out: &mut Vec<Vec<Move>>,
     ) {
         if left == 0 {
-            if holds_in_any_of_24(check, c) {
+            if reached(c) {
                 out.push(path.clone());
             }
             return;
@@ -68,7 +79,7 @@ fn brute_solutions_in(
                 left - cost,
                 Some(m),
                 path,
-                check,
+                reached,
                 metric,
                 faces,
                 out,
@@ -82,7 +93,7 @@ fn brute_solutions_in(
         len as i32,
         None,
         &mut Vec::new(),
-        check,
+        reached,
         metric,
         faces,
         &mut out,
@@ -190,6 +201,166 @@ fn axis_goals_in_a_move_set_equal_brute_force() {
         let set: String = faces.chars().map(|f| format!("{f} ")).collect();
         let v = solve_goal(dir, position, &["--goal", name, "--moveset", set.trim()]);
         assert_eq!(v["length"], len, "{name} in {faces}: {position}");
+    }
+}
+
+/// `htr`, Thistlethwaite's G3, against the group itself, found here as the closure of the
+/// solved cube under the six half turns (no goal code): its published 663,552 elements. The
+/// goal holds on each of them, and exactly on them among positions that meet every label it
+/// has (tetrads, slices, orientations) but five in six of which have the wrong corner coset,
+/// and among positions of the domino group. Solutions to G3 from positions a few moves away
+/// are as short as the enumeration's, and `--all` lists the same sequences.
+#[test]
+fn htr_is_the_half_turn_group() {
+    use std::collections::HashSet;
+    let half: Vec<Move> = Move::all().filter(|m| m.quarter_turns() == 2).collect();
+    let mut g3 = HashSet::from([Cube::SOLVED]);
+    let mut todo = vec![Cube::SOLVED];
+    while let Some(c) = todo.pop() {
+        for &m in &half {
+            let n = c.apply(m);
+            if g3.insert(n) {
+                todo.push(n);
+            }
+        }
+    }
+    assert_eq!(g3.len(), 663_552);
+    let htr = Goal::named("htr").unwrap();
+    assert!(g3.iter().all(|c| htr.holds(c)));
+
+    let mut rng = optcube::cube::Rng::new(11);
+    let mut shuffle = |pieces: &[u8], slots: &mut [u8]| {
+        let mut left = pieces.to_vec();
+        for &s in pieces {
+            let k = rng.below(left.len() as u64) as usize;
+            slots[s as usize] = left.swap_remove(k);
+        }
+    };
+    let (mut inside, mut outside) = (0, 0);
+    for _ in 0..3000 {
+        let (mut cp, mut ep) = ([0u8; 8], [0u8; 12]);
+        shuffle(&[0, 2, 5, 7], &mut cp);
+        shuffle(&[1, 3, 4, 6], &mut cp);
+        shuffle(&[1, 3, 5, 7], &mut ep);
+        shuffle(&[0, 2, 4, 6], &mut ep);
+        shuffle(&[8, 9, 10, 11], &mut ep);
+        let c = Cube::from_parts(cp, [0; 8], ep, [0; 12]);
+        let c = if c.validate().is_ok() {
+            c
+        } else {
+            // Mend the permutation parity with a swap of two E-slice edges.
+            ep.swap(8, 9);
+            Cube::from_parts(cp, [0; 8], ep, [0; 12])
+        };
+        assert!(c.validate().is_ok());
+        assert_eq!(htr.holds(&c), g3.contains(&c), "{:?}", c.cp());
+        if g3.contains(&c) {
+            inside += 1
+        } else {
+            outside += 1
+        }
+    }
+    assert!(inside > 300 && outside > 2000, "{inside} {outside}");
+    let domino: Vec<Move> = (Move::all())
+        .filter(|m| m.quarter_turns() == 2 || "UD".contains(&m.to_string()[..1]))
+        .collect();
+    let mut c = Cube::SOLVED;
+    for _ in 0..3000 {
+        c = c.apply(domino[rng.below(domino.len() as u64) as usize]);
+        assert_eq!(htr.holds(&c), g3.contains(&c));
+    }
+
+    let dir = test_dir("goals-htr");
+    let dir = dir.to_str().unwrap();
+    let in_g3 = |c: &Cube| g3.contains(c);
+    for (k, scramble) in [
+        "R U F' L D",
+        "F2 U R' B L2 D'",
+        "L D' B R U2",
+        "U' F R2 D B'",
+    ]
+    .iter()
+    .enumerate()
+    {
+        // A random element of G3, then the scramble.
+        let mut g = Cube::SOLVED;
+        for _ in 0..40 {
+            g = g.apply(half[rng.below(6) as usize]);
+        }
+        let start = g.apply_seq(&parse_moves(scramble).unwrap());
+        let (len, want) = (0..=6)
+            .map(|l| {
+                (
+                    l,
+                    brute_solutions_to(&start, &in_g3, l, Metric::Htm, "URFDLB"),
+                )
+            })
+            .find(|(_, s)| !s.is_empty())
+            .expect("within 6");
+        let position = start.to_facelets();
+        let mut extra = vec!["--goal", "htr"];
+        if k == 0 {
+            extra.push("--all");
+        }
+        let v = solve_goal(dir, &position, &extra);
+        assert_eq!(v["length"], len, "{scramble}");
+        assert_eq!(v["optimal"], true);
+        let sol = parse_moves(v["solution"].as_str().unwrap()).unwrap();
+        assert!(g3.contains(&start.apply_seq(&sol)), "{scramble}");
+        if k == 0 {
+            let got: Vec<String> = (v["solutions"].as_array().unwrap().iter())
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(got, want, "{scramble}");
+        }
+    }
+
+    // From domino positions with the domino moves: Thistlethwaite's phase 3, whose exact table
+    // is a breadth-first search over cubes by another coordinate, needs as many moves.
+    let file = std::path::Path::new(dir).join("domino.txt");
+    let mut text = String::new();
+    for _ in 0..12 {
+        let mut c = Cube::SOLVED;
+        for _ in 0..40 {
+            c = c.apply(domino[rng.below(domino.len() as u64) as usize]);
+        }
+        text += &format!("{}\n", c.to_facelets());
+    }
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let lines = |args: &[&str]| -> Vec<serde_json::Value> {
+        let o = optcube(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stdout(&o).lines())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let ours = lines(&[
+        "solve",
+        "--file",
+        file,
+        "--goal",
+        "htr",
+        "--moveset",
+        "U D R2 L2 F2 B2",
+        "--json",
+        "--pdb-dir",
+        dir,
+    ]);
+    let thistle = lines(&[
+        "solve",
+        "--file",
+        file,
+        "--solver",
+        "thistlethwaite",
+        "--json",
+        "--pdb-dir",
+        dir,
+    ]);
+    assert_eq!(ours.len(), 12);
+    for (a, b) in ours.iter().zip(&thistle) {
+        assert_eq!(b["phase_lengths"][1], 0);
+        assert_eq!(a["length"], b["phase_lengths"][2], "{a} {b}");
     }
 }
 

@@ -118,7 +118,7 @@ pub fn run() -> i32 {
                     println!("{}", optcube::cube::goal_listing(n));
                 } else {
                     let g = optcube::cube::Goal::named(n.name).expect("a named goal");
-                    println!("{:<8} {}  {}", n.name, g.key(), n.about);
+                    println!("{:<8} {:<25} {}", n.name, g.key(), n.about);
                 }
             }
             Ok(0)

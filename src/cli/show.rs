@@ -34,9 +34,15 @@ pub fn run(args: ShowArgs) -> Result<i32, Failure> {
     let mut free = [false; 54];
     if let Some(g) = &goal {
         let mask = g.mask().ok_or_else(|| {
+            let why = if g.squares() {
+                "its corners must form one of the permutations the half turns make, which no \
+                 sticker says"
+            } else {
+                "it is about another axis than F/B, and a mask's stickers are read about F/B \
+                 (its pieces are those of the goal it rotates)"
+            };
             Failure(format!(
-                "goal {} is about another axis than F/B, which no mask says (its pieces are \
-                 those of the goal it rotates; see docs/goals.md)",
+                "goal {} has no mask to draw: {why}; see docs/goals.md",
                 g.name()
             ))
         })?;

@@ -212,6 +212,7 @@ mod tests {
             ("eo", 3),
             ("eo-ud", 3),
             ("dr", 3),
+            ("htr", 1),
             ("corners", 1),
             ("edges", 1),
         ] {

@@ -29,6 +29,7 @@
 pub mod coset;
 pub mod goal;
 pub mod positions;
+pub mod squares;
 pub mod symmetry;
 
 use std::sync::OnceLock;

@@ -9,17 +9,21 @@
 //!   every edge oriented (`eo`) is one class of all twelve;
 //! - **free**: anywhere, any orientation (class 0).
 //!
+//! One goal asks one thing more: `htr` (Thistlethwaite's `G3`, the positions the half turns
+//! reach) also needs the corner permutation to lie in the 96-element group the half turns
+//! generate ([`super::squares`]), which no labelling says ([`Goal::squares`]).
+//!
 //! Invariant: a class's slots are exactly its members' home slots, so the goal is one state
 //! of the pieces' *labels* ([`Goal::holds`] compares the class of each slot's piece with the
-//! class of the slot's home piece). Every goal the crate names, and every facelet mask it
+//! class of the slot's home piece), and for `htr` one coset of the corners' group. Every goal the crate names, and every facelet mask it
 //! accepts, is of this form; a mask that is not (a sticker that could belong to several
 //! pieces whose homes the mask leaves free) is refused by [`Goal::from_mask`] with the facelet
 //! that makes it ambiguous.
 //!
 //! The named goals ([`NAMED`]) are data, one line each, and documented in `docs/goals.md`.
 
-use super::Cube;
 use super::facelets::{CORNER_FACELETS, EDGE_FACELETS, SOLVED_FACELETS, facelet_name};
+use super::{Cube, Move};
 
 /// A goal: classes of pieces (module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +42,8 @@ pub struct Goal {
     /// The axis "oriented" refers to: the classes are those of the goal held so that this
     /// axis's faces take the F/B faces' part (`eo-ud`: the U and D quarter turns flip edges).
     axis: Axis,
+    /// The corner permutation must lie in the squares group (`htr`; [`super::squares`]).
+    squares: bool,
 }
 
 /// The axis a goal's orientations refer to ([`Goal::axis`]): Kociemba's F/B (F and B quarter
@@ -63,6 +69,7 @@ pub struct NamedGoal {
     edge_classes: &'static [&'static [u8]],
     requires: Option<&'static str>,
     axis: Axis,
+    squares: bool,
 }
 
 const ID_EDGES: [u8; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
@@ -86,6 +93,7 @@ const fn named(
         edge_classes: &[],
         requires: None,
         axis: Axis::FB,
+        squares: false,
     }
 }
 
@@ -161,6 +169,17 @@ pub const NAMED: &[NamedGoal] = &[
         ..named(
             "dr",
             "domino reduction, Kociemba's phase-1 goal: corners and edges oriented, the E-slice edges in the E slice",
+            &[],
+            &[],
+        )
+    },
+    NamedGoal {
+        corner_classes: &[&[0, 2, 5, 7], &[1, 3, 4, 6]],
+        edge_classes: &[&[1, 3, 5, 7], &[0, 2, 4, 6], &[8, 9, 10, 11]],
+        squares: true,
+        ..named(
+            "htr",
+            "half-turn reduction, Thistlethwaite's G3: the position is reachable by half turns alone (corners and edges oriented, each edge in its slice, each corner in its tetrad, the corner permutation one of the 96 the half turns make)",
             &[],
             &[],
         )
@@ -257,6 +276,7 @@ impl Goal {
             edge_oriented: [false; 12],
             requires: n.requires,
             axis: n.axis,
+            squares: n.squares,
         };
         classes(
             n.home_corners,
@@ -333,6 +353,7 @@ impl Goal {
             edge_oriented: [false; 12],
             requires: None,
             axis: Axis::FB,
+            squares: false,
         };
         let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
         let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
@@ -373,6 +394,12 @@ impl Goal {
         self.axis
     }
 
+    /// Must the corner permutation lie in the squares group (`htr`)? Then the corner classes
+    /// are the two tetrads, and the condition is finer than they say.
+    pub fn squares(&self) -> bool {
+        self.squares
+    }
+
     /// Does `cube` meet the goal, its orientations read about the F/B axis?
     #[inline]
     pub fn holds(&self, cube: &Cube) -> bool {
@@ -384,7 +411,7 @@ impl Goal {
             let p = cube.edge_perm(i) as usize;
             self.edge_class[p] == self.edge_class[i]
                 && !(self.edge_oriented[p] && cube.edge_ori(i) != 0)
-        })
+        }) && (!self.squares || super::squares::in_corner_group(&cube.cp()))
     }
 
     /// Is every piece home (the goal is the solved cube)?
@@ -394,6 +421,7 @@ impl Goal {
                 name: self.name.clone(),
                 requires: self.requires,
                 axis: self.axis,
+                squares: self.squares,
                 ..Goal::solved()
             }
     }
@@ -424,7 +452,8 @@ impl Goal {
     /// orientation does not count. The positions that meet the goal are exactly the products
     /// of these (within a class any order is a product of swaps, and only the orientations that
     /// count are held at 0), so two sets of positions described this way are equal when each
-    /// generator of one lies in the other and they are as large.
+    /// generator of one lies in the other and they are as large. With [`Goal::squares`] the
+    /// corners' generators are the half turns' corner permutations instead of the swaps.
     pub fn generators(&self) -> Vec<Cube> {
         fn swaps<const N: usize>(class: &[u8; N]) -> Vec<[u8; N]> {
             let mut out = Vec::new();
@@ -440,7 +469,14 @@ impl Goal {
         }
         let (cp, co, ep, eo) = ([0u8, 1, 2, 3, 4, 5, 6, 7], [0u8; 8], ID_EDGES, [0u8; 12]);
         let mut out = Vec::new();
-        for perm in swaps(&self.corner_class) {
+        let corner_perms = if self.squares {
+            (Move::all().filter(|m| m.quarter_turns() == 2))
+                .map(|m| m.cube().cp())
+                .collect()
+        } else {
+            swaps(&self.corner_class)
+        };
+        for perm in corner_perms {
             out.push(Cube::from_parts(perm, co, ep, eo));
         }
         for perm in swaps(&self.edge_class) {
@@ -460,7 +496,8 @@ impl Goal {
     }
 
     /// The goal with only the classes `keep_corner(class)` / `keep_edge(class)` kept, the others
-    /// freed: a relaxation (every position meeting `self` meets it), named `name`.
+    /// freed: a relaxation (every position meeting `self` meets it), named `name`. The squares
+    /// condition stays only while every corner class does (it is about all eight).
     pub fn relaxed(
         &self,
         name: String,
@@ -469,6 +506,7 @@ impl Goal {
     ) -> Goal {
         let mut g = self.clone();
         g.name = name;
+        g.squares &= (0..8).all(|p| keep_corner(g.corner_class[p]));
         for p in 0..8 {
             if !keep_corner(g.corner_class[p]) {
                 g.corner_class[p] = 0;
@@ -486,8 +524,8 @@ impl Goal {
 
     /// A name for the goal's pieces, the same for equal goals whatever they are called: `c`
     /// then a letter a corner, `e` then a letter an edge, `x` free, `h` home, else the class
-    /// (`a`, `b`, ... by first appearance; upper case when oriented). Table files of a goal
-    /// are named by it.
+    /// (`a`, `b`, ... by first appearance; upper case when oriented), and `-g3` after it when
+    /// the corners must lie in the squares group. Table files of a goal are named by it.
     pub fn key(&self) -> String {
         let mut out = String::from("c");
         let letter = |classes: &[u8], oriented: &[bool], out: &mut String| {
@@ -516,15 +554,19 @@ impl Goal {
         letter(&self.corner_class, &self.corner_oriented, &mut out);
         out.push('e');
         letter(&self.edge_class, &self.edge_oriented, &mut out);
+        if self.squares {
+            out.push_str("-g3");
+        }
         out
     }
 
     /// The mask a person can check by eye: the stickers of home pieces in their colours, the
     /// reference sticker of an oriented class's slots in its solved colour, `x` elsewhere.
     /// `None` for a goal about another axis than F/B (`eo-ud`): a mask's reference stickers
-    /// are those of F/B, so no mask says it.
+    /// are those of F/B, so no mask says it; and for `htr`, whose corner condition no sticker
+    /// says.
     pub fn mask(&self) -> Option<String> {
-        if self.axis != Axis::FB {
+        if self.axis != Axis::FB || self.squares {
             return None;
         }
         let mut m = *b"xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
@@ -668,6 +710,21 @@ mod tests {
         let dr = Goal::named("dr").unwrap();
         assert!(dr.holds(&after("U R2 D' L2 F2 B2")));
         assert!(!dr.holds(&after("R")));
+        let htr = Goal::named("htr").unwrap();
+        assert!(htr.holds(&after("U2 R2 F2 D2 L2 B2 R2 U2")));
+        assert!(!htr.holds(&after("U")));
+        // Every label of htr right (tetrads, slices, orientations) but the corners in another
+        // coset: URF and ULB swapped (an odd corner permutation; no half turn makes one), with
+        // FR and FL swapped to keep the cube's parity.
+        let mut ep = ID_EDGES;
+        ep.swap(8, 9);
+        let other = Cube::from_parts([2, 1, 0, 3, 4, 5, 6, 7], [0; 8], ep, [0; 12]);
+        assert!(other.validate().is_ok());
+        assert!(dr.holds(&other) && !htr.holds(&other));
+        assert!(htr.relaxed("all".into(), |_| true, |_| true).squares());
+        // Freeing one tetrad frees the corner group's condition too.
+        let one_tetrad = htr.relaxed("one tetrad".into(), |c| c == 1, |_| true);
+        assert!(!one_tetrad.squares() && one_tetrad.holds(&other));
         let oll = Goal::named("oll").unwrap();
         // Sune orients the last layer's corners but for one... the T permutation keeps all
         // oriented.
@@ -685,7 +742,7 @@ mod tests {
         assert_eq!(Goal::named("oll").unwrap().key(), "cAAAAhhhheAAAAhhhhhhhh");
         for n in NAMED
             .iter()
-            .filter(|n| !["eo", "eo-ud", "eo-rl", "dr"].contains(&n.name))
+            .filter(|n| !["eo", "eo-ud", "eo-rl", "dr", "htr"].contains(&n.name))
         {
             let g = Goal::named(n.name).unwrap();
             let back = Goal::from_mask(&g.mask().unwrap()).unwrap();

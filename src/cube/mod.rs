@@ -12,6 +12,7 @@ pub mod net;
 mod notation;
 pub mod packed;
 mod random;
+pub mod squares;
 
 pub use cubie::{CORNER_NAMES, Cube, CubeError, EDGE_NAMES, parity};
 pub use facelets::{FaceletError, SOLVED_FACELETS, facelet_name};

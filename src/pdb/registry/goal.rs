@@ -9,7 +9,10 @@
 //! orientations digits in slot order; the flips of edges that are home alone (a class of one)
 //! are kept apart, one bit per piece, so that a move changes them by an XOR: the search's
 //! *inner* index. So an index is `(corner block · edge blocks + edge block) · 2^u + flips`
-//! with `u` such edges. A goal is one state of this index (its classes fill their own slots:
+//! with `u` such edges. For `htr` ([`Goal::squares`]) the corners' arrangement is instead the
+//! coset of their permutation modulo the squares group (420, [`SquaresCorners`]), each corner
+//! its own label, so that the goal's corner condition is one coset. A goal is one state of
+//! this index (its classes fill their own slots:
 //! [`Goal`]'s invariant), so the table holds each state's distance to it. Digits that a
 //! twist or flip sum fixes are kept (those entries are never reached): simpler, and the tables
 //! stay small.
@@ -19,6 +22,7 @@
 //! distance to the goal (every position meeting the goal meets the relaxation); the maximum of
 //! such tables is a lower bound on the distance to the goal.
 
+use crate::coord::squares::{CORNER_COSETS, SquaresCorners};
 use crate::cube::{Cube, Goal, Metric, Move};
 use crate::pdb::bfs::bfs;
 use crate::pdb::cells::ByteCells;
@@ -60,13 +64,25 @@ struct KindView {
     unique: Option<PartialPerm>,
     /// `base ^ (number of digit pieces)`.
     digit_space: u64,
+    /// Corners of a goal with [`Goal::squares`]: each corner is its own label, and the
+    /// arrangement is its permutation's coset.
+    squares: Option<&'static SquaresCorners>,
 }
 
 impl KindView {
-    fn new(classes: &[u8], oriented: &[bool], base: u8, bits: &mut u8) -> KindView {
+    fn new(classes: &[u8], oriented: &[bool], base: u8, bits: &mut u8, squares: bool) -> KindView {
         let n = classes.len();
         let mut ids: Vec<u8> = vec![0];
         let mut label = [0u8; 12];
+        // Under the squares condition each corner is a class of its own (its coset is read
+        // from the whole permutation).
+        let own: Vec<u8>;
+        let classes = if squares {
+            own = (1..=n as u8).collect();
+            &own[..]
+        } else {
+            classes
+        };
         for (p, &c) in classes.iter().enumerate() {
             label[p] = match ids.iter().position(|&d| d == c) {
                 Some(l) => l as u8,
@@ -96,9 +112,10 @@ impl KindView {
                 digits += 1;
             }
         }
-        let unique =
-            (counts[1..].iter().all(|&c| c == 1)).then(|| PartialPerm::new(n, counts.len() - 1));
+        let unique = (!squares && counts[1..].iter().all(|&c| c == 1))
+            .then(|| PartialPerm::new(n, counts.len() - 1));
         KindView {
+            squares: squares.then(SquaresCorners::get),
             n,
             base,
             label,
@@ -110,7 +127,11 @@ impl KindView {
     }
 
     fn blocks(&self) -> u64 {
-        self.arrangement.size() * self.digit_space
+        let arrangements = match self.squares {
+            Some(_) => CORNER_COSETS as u64,
+            None => self.arrangement.size(),
+        };
+        arrangements * self.digit_space
     }
 
     /// Labels other than the free one.
@@ -134,6 +155,10 @@ impl KindView {
             }
         }
         let arrangement = match &self.unique {
+            _ if self.squares.is_some() => {
+                let perm: [u8; 8] = std::array::from_fn(|s| labels[s] - 1);
+                self.squares.expect("squares").coset_of(&perm) as u64
+            }
             Some(pp) => {
                 let mut pos = [0u8; 12];
                 for (s, &l) in labels[..self.n].iter().enumerate() {
@@ -152,6 +177,12 @@ impl KindView {
     fn decode(&self, block: u64, labels: &mut [u8], oris: &mut [u8]) {
         let (a, mut d) = (block / self.digit_space, block % self.digit_space);
         match &self.unique {
+            _ if self.squares.is_some() => {
+                let rep = self.squares.expect("squares").representative[a as usize];
+                for s in 0..8 {
+                    labels[s] = rep[s] + 1;
+                }
+            }
             Some(pp) => {
                 let mut pos = [0u8; 12];
                 pp.unrank(a, &mut pos);
@@ -184,8 +215,20 @@ pub struct GoalSpace {
 impl GoalSpace {
     pub fn new(goal: &Goal) -> GoalSpace {
         let mut bits = 0;
-        let corners = KindView::new(goal.corner_classes(), goal.corners_oriented(), 3, &mut 0);
-        let edges = KindView::new(goal.edge_classes(), goal.edges_oriented(), 2, &mut bits);
+        let corners = KindView::new(
+            goal.corner_classes(),
+            goal.corners_oriented(),
+            3,
+            &mut 0,
+            goal.squares(),
+        );
+        let edges = KindView::new(
+            goal.edge_classes(),
+            goal.edges_oriented(),
+            2,
+            &mut bits,
+            false,
+        );
         GoalSpace {
             corners,
             edges,

@@ -1,21 +1,20 @@
 //! The phase coordinates of Thistlethwaite's solver: the generators of each group, the slices
-//! of the edges, the 96-element group `H` of corner permutations the half turns generate (and
-//! the coset of every corner permutation), and the coordinate of a position in each phase.
+//! of the edges, and the coordinate of a position in each phase. The 96-element group `H` of
+//! corner permutations the half turns generate, and the coset of every corner permutation, are
+//! [`crate::coord::squares`].
 
 use super::PHASES;
+pub(super) use crate::coord::squares::{CORNER_COSETS, OUTSIDE, SquaresCorners};
 use crate::cube::{Cube, Face, Move};
-use crate::pdb::cells::UNREACHED;
 use crate::rank::{PartialPerm, binomial, permutation, rank_digits};
 
 pub(super) const EO_SIZE: usize = 1 << 11;
 pub(super) const CO_SIZE: usize = 2187; // 3^7
 pub(super) const E_SLICE_SIZE: usize = binomial(12, 4) as usize; // 495
-pub(super) const CORNER_COSETS: usize = 420; // 8! / 96
 pub(super) const M_SLICE_SIZE: usize = binomial(8, 4) as usize; // 70
 pub(super) const SQUARES_CORNERS: usize = 96;
 pub(super) const SQUARES_EDGES: usize = 24 * 24 * 12;
 
-pub(super) const CORNER_PERMS: usize = 40320; // 8!
 pub(super) const CORNER_PERM: PartialPerm = permutation(8);
 pub(super) const SLICE_PERM: PartialPerm = permutation(4);
 
@@ -100,62 +99,6 @@ pub(super) fn rank_4_subset(mut set: u16) -> usize {
     r
 }
 
-// ---- the squares group's corners -------------------------------------------------------------
-
-/// The corner permutations of `G3` and the cosets of all corner permutations modulo them.
-pub(super) struct SquaresCorners {
-    /// For each corner-permutation rank, the coset `H·π` it lies in (`0..420`).
-    pub(super) coset: Box<[u16]>,
-    /// For each corner-permutation rank, its index in `H` (`0..96`), or [`UNREACHED`].
-    pub(super) index: Box<[u8]>,
-}
-
-impl SquaresCorners {
-    pub(super) fn new() -> SquaresCorners {
-        // H: closure of the identity under the six half turns' corner permutations.
-        let half_turns: Vec<[u8; 8]> = phase_moves(3).map(|m| m.cube().cp()).collect();
-        let mut group: Vec<[u8; 8]> = vec![Cube::SOLVED.cp()];
-        let mut index = vec![UNREACHED; CORNER_PERMS].into_boxed_slice();
-        index[CORNER_PERM.rank(&group[0]) as usize] = 0;
-        let mut next = 0;
-        while next < group.len() {
-            let p = group[next];
-            next += 1;
-            for g in &half_turns {
-                let q: [u8; 8] = std::array::from_fn(|i| p[g[i] as usize]);
-                let r = CORNER_PERM.rank(&q) as usize;
-                if index[r] == UNREACHED {
-                    index[r] = group.len() as u8;
-                    group.push(q);
-                }
-            }
-        }
-        assert_eq!(
-            group.len(),
-            SQUARES_CORNERS,
-            "half turns generate 96 corner permutations"
-        );
-
-        // Cosets H·π: relabel π's pieces by every h in H (`(h·π)[i] = h[π[i]]`).
-        let mut coset = vec![u16::MAX; CORNER_PERMS].into_boxed_slice();
-        let mut count = 0u16;
-        let mut pi = [0u8; 8];
-        for r in 0..CORNER_PERMS {
-            if coset[r] != u16::MAX {
-                continue;
-            }
-            CORNER_PERM.unrank(r as u64, &mut pi);
-            for h in &group {
-                let q: [u8; 8] = std::array::from_fn(|i| h[pi[i] as usize]);
-                coset[CORNER_PERM.rank(&q) as usize] = count;
-            }
-            count += 1;
-        }
-        assert_eq!(count as usize, CORNER_COSETS, "8!/96 cosets");
-        SquaresCorners { coset, index }
-    }
-}
-
 // ---- the solver ----------------------------------------------------------------------------
 
 /// The coordinate of `cube` (in `G_phase`) modulo `G_{phase+1}`.
@@ -176,7 +119,7 @@ pub(super) fn coordinate(corners: &SquaresCorners, phase: usize, c: &Cube) -> us
         }
         3 => {
             let ci = corners.index[CORNER_PERM.rank(&c.cp()) as usize];
-            debug_assert_ne!(ci, UNREACHED, "phase 4 needs a position of G3");
+            debug_assert_ne!(ci, OUTSIDE, "phase 4 needs a position of G3");
             ci as usize * SQUARES_EDGES + squares_edge_index(c)
         }
         _ => unreachable!("phases are 0..4"),

@@ -94,7 +94,7 @@ pub const TABLE_VERSION: u32 = 1;
 
 /// Thistlethwaite's solver: the four phase tables, in memory.
 pub struct Thistlethwaite {
-    corners: SquaresCorners,
+    corners: &'static SquaresCorners,
     tables: [Box<[u8]>; PHASES],
 }
 
@@ -144,14 +144,14 @@ impl Default for Thistlethwaite {
 impl Thistlethwaite {
     /// Builds the four phase tables by breadth-first search (1–2 s; see the `timing` test).
     pub fn new() -> Thistlethwaite {
-        let corners = SquaresCorners::new();
+        let corners = SquaresCorners::get();
         // Phase 2's search is the longest (about 3/4 of the work): give it a thread of its own.
         let (t1, (t0, (t2, t3))) = rayon::join(
-            || build_table(&corners, 1),
+            || build_table(corners, 1),
             || {
                 (
-                    build_table(&corners, 0),
-                    rayon::join(|| build_table(&corners, 2), || build_table(&corners, 3)),
+                    build_table(corners, 0),
+                    rayon::join(|| build_table(corners, 2), || build_table(corners, 3)),
                 )
             },
         );
@@ -182,7 +182,7 @@ impl Thistlethwaite {
             }
         }
         Ok(Thistlethwaite {
-            corners: SquaresCorners::new(),
+            corners: SquaresCorners::get(),
             tables,
         })
     }
@@ -200,7 +200,7 @@ impl Thistlethwaite {
     /// Phase `phase`'s coordinate of `cube`, which must lie in `G_phase`.
     #[inline]
     pub fn coordinate(&self, phase: usize, cube: &Cube) -> usize {
-        coordinate(&self.corners, phase, cube)
+        coordinate(self.corners, phase, cube)
     }
 
     /// Number of `G_phase` moves from `cube` (in `G_phase`) into `G_{phase+1}`.

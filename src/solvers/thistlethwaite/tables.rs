@@ -26,10 +26,10 @@ impl Thistlethwaite {
             &kinds,
             |path, kind| Ok(file::load_vec(path, kind)?.0.into_boxed_slice()),
             |missing| {
-                let corners = SquaresCorners::new();
+                let corners = SquaresCorners::get();
                 let built: Vec<Box<[u8]>> = missing
                     .par_iter()
-                    .map(|&k| build_table(&corners, k))
+                    .map(|&k| build_table(corners, k))
                     .collect();
                 for (&k, table) in missing.iter().zip(&built) {
                     save_phase(dir, k, table)?;

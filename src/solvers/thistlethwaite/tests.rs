@@ -4,6 +4,7 @@
 use super::coordinates::*;
 use super::tables::*;
 use super::*;
+use crate::coord::squares::CORNER_PERMS;
 use crate::cube::{Rng, format_moves, merge_moves, parse_moves};
 use crate::pdb::file::{self, TableError as FileError};
 use std::collections::HashSet;
@@ -88,9 +89,9 @@ fn generators_keep_their_group_and_others_leave_it() {
 
 #[test]
 fn squares_corners_form_96_elements_and_420_cosets() {
-    let sq = SquaresCorners::new();
+    let sq = SquaresCorners::get();
     let members: HashSet<[u8; 8]> = (0..CORNER_PERMS)
-        .filter(|&r| sq.index[r] != UNREACHED)
+        .filter(|&r| sq.index[r] != OUTSIDE)
         .map(|r| {
             let mut p = [0u8; 8];
             CORNER_PERM.unrank(r as u64, &mut p);
