@@ -406,14 +406,30 @@ mod tests {
 /// exactly `counts[k]` times (pieces of one class are interchangeable). Ranks are dense in
 /// `0..n! / ∏ counts[k]!`, in lexicographic order of the label sequence. Each step uses the
 /// identity `M(n-1; c - e_k) = M(n; c) · c_k / n` for multinomials `M`, so ranking costs
-/// `O(n · L)`.
-#[derive(Clone, Copy, Debug)]
+/// `O(n · L)` with two divisions a slot.
+///
+/// When the counts leave few *states* (vectors of counts still to place, at most
+/// [`PREFIX_LIMIT`] entries of states × labels), [`Multiset::rank`] instead reads each
+/// step's term from a table made once: one load and one add a slot, no division (the goal
+/// tables' hot path). Both give the same ranks.
+#[derive(Clone, Debug)]
 pub struct Multiset {
     n: usize,
     labels: usize,
     counts: [u8; 16],
     size: u64,
+    /// For each state `s` (counts still to place, mixed radix `counts[k] + 1`, label 0 the
+    /// lowest digit) and label `l`, the number of arrangements of `s` that begin with a label
+    /// below `l`: the rank's term when `l` comes next. Empty when too large.
+    prefix: Box<[u64]>,
+    /// The state index's step for one fewer of label `k`.
+    stride: [u32; 16],
+    /// The state index of `counts` itself.
+    top: u32,
 }
+
+/// Most entries of a [`Multiset`]'s prefix table (512 KB).
+pub const PREFIX_LIMIT: usize = 1 << 16;
 
 impl Multiset {
     /// # Panics
@@ -427,11 +443,42 @@ impl Multiset {
         let size = counts
             .iter()
             .fold(factorial(n), |s, &k| s / factorial(k as usize));
+        let labels = counts.len();
+        let mut stride = [0u32; 16];
+        let mut states = 1usize;
+        for k in 0..labels {
+            stride[k] = states as u32;
+            states = states.saturating_mul(c[k] as usize + 1);
+        }
+        let top: usize = (0..labels)
+            .map(|k| c[k] as usize * stride[k] as usize)
+            .sum();
+        let mut prefix = Vec::new();
+        if states.saturating_mul(labels) <= PREFIX_LIMIT {
+            prefix = vec![0u64; states * labels];
+            for s in 0..states {
+                let left: Vec<u8> = (0..labels)
+                    .map(|k| ((s / stride[k] as usize) % (c[k] as usize + 1)) as u8)
+                    .collect();
+                let m = multinomial(&left);
+                let total: u64 = left.iter().map(|&x| x as u64).sum();
+                let mut below = 0u64;
+                for l in 0..labels {
+                    prefix[s * labels + l] = below;
+                    if total > 0 {
+                        below += (m as u128 * left[l] as u128 / total as u128) as u64;
+                    }
+                }
+            }
+        }
         Multiset {
             n,
-            labels: counts.len(),
+            labels,
             counts: c,
             size,
+            prefix: prefix.into_boxed_slice(),
+            stride,
+            top: top as u32,
         }
     }
 
@@ -443,6 +490,20 @@ impl Multiset {
     /// The rank of `seq` (`n` labels with the counts given).
     #[inline]
     pub fn rank(&self, seq: &[u8]) -> u64 {
+        if !self.prefix.is_empty() {
+            let (mut s, mut r) = (self.top as usize, 0u64);
+            for &l in &seq[..self.n] {
+                r += self.prefix[s * self.labels + l as usize];
+                s -= self.stride[l as usize] as usize;
+            }
+            return r;
+        }
+        self.rank_dividing(seq)
+    }
+
+    /// [`Multiset::rank`] by the multinomial identity (no table).
+    #[inline]
+    fn rank_dividing(&self, seq: &[u8]) -> u64 {
         let mut counts = self.counts;
         let (mut m, mut left, mut r) = (self.size, self.n as u64, 0u64);
         for &l in seq {
@@ -475,6 +536,14 @@ impl Multiset {
     }
 }
 
+/// `(Σ c)! / ∏ c_k!`.
+fn multinomial(counts: &[u8]) -> u64 {
+    let n: usize = counts.iter().map(|&c| c as usize).sum();
+    counts
+        .iter()
+        .fold(factorial(n), |s, &k| s / factorial(k as usize))
+}
+
 #[cfg(test)]
 mod multiset_tests {
     use super::Multiset;
@@ -500,6 +569,7 @@ mod multiset_tests {
                     assert_eq!(out.iter().filter(|&&l| l as usize == k).count(), c as usize);
                 }
                 assert_eq!(ms.rank(&out), r);
+                assert_eq!(ms.rank_dividing(&out), r);
                 if let Some(p) = prev {
                     assert!(p < out);
                 }
@@ -507,6 +577,15 @@ mod multiset_tests {
             }
         }
         assert_eq!(Multiset::new(&[8, 1, 1, 1, 1]).size(), 11880);
+        // The table is made where it fits and not elsewhere; both rankings agree.
+        assert!(!Multiset::new(&[4, 4, 4]).prefix.is_empty());
+        let wide = Multiset::new(&[1; 16]);
+        assert!(wide.prefix.is_empty());
+        let mut out = [0u8; 16];
+        for r in [0, 1, 12345, wide.size() - 1] {
+            wide.unrank(r, &mut out);
+            assert_eq!(wide.rank(&out), r);
+        }
         assert_eq!(Multiset::new(&[4, 4, 4]).size(), 34650);
     }
 }

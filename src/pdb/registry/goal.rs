@@ -57,6 +57,13 @@ struct KindView {
     /// Dense label of each piece (0: free).
     label: [u8; 12],
     mode: [Mode; 16],
+    /// [`KindView::mode`] as the hot path reads it, without branches: per label, the digit
+    /// multiplier (`base` for a digit, else 1), whether its orientation is added (1 or 0), and
+    /// its inner bit (shift, and a mask of 1 or 0).
+    digit_mul: [u8; 16],
+    digit_add: [u8; 16],
+    bit_shift: [u8; 16],
+    bit_mask: [u8; 16],
     arrangement: Multiset,
     /// When every label but the free one is a single piece (goals of home pieces): the
     /// arrangement ranked as the slots of labels `1..=k` in order, a partial permutation
@@ -114,7 +121,20 @@ impl KindView {
         }
         let unique = (!squares && counts[1..].iter().all(|&c| c == 1))
             .then(|| PartialPerm::new(n, counts.len() - 1));
+        let (mut digit_mul, mut digit_add) = ([1u8; 16], [0u8; 16]);
+        let (mut bit_shift, mut bit_mask) = ([0u8; 16], [0u8; 16]);
+        for l in 0..16 {
+            match mode[l] {
+                Mode::None => {}
+                Mode::Digit => (digit_mul[l], digit_add[l]) = (base, 1),
+                Mode::Bit(b) => (bit_shift[l], bit_mask[l]) = (b, 1),
+            }
+        }
         KindView {
+            digit_mul,
+            digit_add,
+            bit_shift,
+            bit_mask,
             squares: squares.then(SquaresCorners::get),
             n,
             base,
@@ -147,11 +167,18 @@ impl KindView {
     #[inline]
     fn block(&self, labels: &[u8], oris: &[u8]) -> (u64, u32) {
         let (mut d, mut inner) = (0u64, 0u32);
-        for s in 0..self.n {
-            match self.mode[labels[s] as usize] {
-                Mode::None => {}
-                Mode::Digit => d = d * self.base as u64 + oris[s] as u64,
-                Mode::Bit(b) => inner |= (oris[s] as u32) << b,
+        // Two loops, each skipped when it has nothing to read: the digits are a serial
+        // multiply-add chain, the bits an OR.
+        if self.digit_space > 1 {
+            for s in 0..self.n {
+                let (l, o) = (labels[s] as usize, oris[s]);
+                d = d * self.digit_mul[l] as u64 + (o * self.digit_add[l]) as u64;
+            }
+        }
+        if self.bit_mask.iter().any(|&m| m != 0) {
+            for s in 0..self.n {
+                let (l, o) = (labels[s] as usize, oris[s]);
+                inner |= ((o & self.bit_mask[l]) as u32) << self.bit_shift[l];
             }
         }
         let arrangement = match &self.unique {
@@ -160,13 +187,13 @@ impl KindView {
                 self.squares.expect("squares").coset_of(&perm) as u64
             }
             Some(pp) => {
-                let mut pos = [0u8; 12];
+                // The slot of each label; free slots all write entry 0, which is not read
+                // (no branch: which slots are free is unpredictable).
+                let mut pos = [0u8; 16];
                 for (s, &l) in labels[..self.n].iter().enumerate() {
-                    if l != 0 {
-                        pos[l as usize - 1] = s as u8;
-                    }
+                    pos[l as usize & 15] = s as u8;
                 }
-                pp.rank(&pos)
+                pp.rank(&pos[1..])
             }
             None => self.arrangement.rank(&labels[..self.n]),
         };
@@ -210,6 +237,10 @@ pub struct GoalSpace {
     edges: KindView,
     /// Bits of the inner index: edges home alone.
     bits: u8,
+    /// `edges.blocks()`, and whether each kind is all free (one block, index 0).
+    edge_blocks: u64,
+    corners_free: bool,
+    edges_free: bool,
 }
 
 impl GoalSpace {
@@ -230,6 +261,9 @@ impl GoalSpace {
             false,
         );
         GoalSpace {
+            edge_blocks: edges.blocks(),
+            corners_free: corners.blocks() == 1,
+            edges_free: edges.blocks() == 1 && bits == 0,
             corners,
             edges,
             bits,
@@ -244,19 +278,28 @@ impl GoalSpace {
     /// The index of `cube`'s state.
     #[inline]
     pub fn index(&self, cube: &Cube) -> u64 {
-        let (mut cl, mut co) = ([0u8; 8], [0u8; 8]);
-        for s in 0..8 {
-            cl[s] = self.corners.label[cube.corner_perm(s) as usize];
-            co[s] = cube.corner_ori(s);
-        }
-        let (mut el, mut eo) = ([0u8; 12], [0u8; 12]);
-        for s in 0..12 {
-            el[s] = self.edges.label[cube.edge_perm(s) as usize];
-            eo[s] = cube.edge_ori(s);
-        }
-        let (cb, _) = self.corners.block(&cl, &co);
-        let (eb, inner) = self.edges.block(&el, &eo);
-        (cb * self.edges.blocks() + eb) << self.bits | inner as u64
+        // A kind whose pieces are all free has one block (the cross's corners): skipped.
+        let cb = if self.corners_free {
+            0
+        } else {
+            let (mut cl, mut co) = ([0u8; 8], [0u8; 8]);
+            for s in 0..8 {
+                cl[s] = self.corners.label[cube.corner_perm(s) as usize];
+                co[s] = cube.corner_ori(s);
+            }
+            self.corners.block(&cl, &co).0
+        };
+        let (eb, inner) = if self.edges_free {
+            (0, 0)
+        } else {
+            let (mut el, mut eo) = ([0u8; 12], [0u8; 12]);
+            for s in 0..12 {
+                el[s] = self.edges.label[cube.edge_perm(s) as usize];
+                eo[s] = cube.edge_ori(s);
+            }
+            self.edges.block(&el, &eo)
+        };
+        (cb * self.edge_blocks + eb) << self.bits | inner as u64
     }
 }
 
