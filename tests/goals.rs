@@ -647,7 +647,7 @@ fn goal_length_studies() {
         assert_eq!(r["metric"], "qtm");
     }
 
-    // Refused, exit 2: goals with a precondition, unknown goals, --dual, two studies merged,
+    // Refused, exit 2: goals with a precondition, unknown goals, --dual, --set, two studies merged,
     // and a record whose solution does not reach the goal.
     for (extra, says) in [
         (
@@ -656,6 +656,10 @@ fn goal_length_studies() {
         ),
         (&["--goal", "crosss"], "unknown goal"),
         (&["--goal", "cross", "--dual"], "--dual"),
+        (
+            &["--goal", "cross", "--set", "korf6"],
+            "a goal study reads the goal's own",
+        ),
     ] {
         let out = run(&[&["--count", "3", "--out", "x.jsonl"][..], extra].concat());
         assert_eq!(out.status.code(), Some(2), "{extra:?}");

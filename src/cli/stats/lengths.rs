@@ -143,8 +143,21 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
             "--dual is for the optimal solver's tables; a goal search reads its own".into(),
         ));
     }
-    let names = args.tables.names();
-    let patterns = TableArgs::patterns(&names)?;
+    if check.is_some() && args.tables.set.is_some() {
+        return Err(Failure(
+            "--set names the optimal solver's tables; a goal study reads the goal's own \
+             (built in the table directory on first use)"
+                .into(),
+        ));
+    }
+    // A goal study reads no set: neither chosen nor resolved.
+    let (names, patterns) = if check.is_some() {
+        (Vec::new(), Vec::new())
+    } else {
+        let names = args.tables.names();
+        let patterns = TableArgs::patterns(&names)?;
+        (names, patterns)
+    };
     let study = Study {
         seed: args.seed,
         moves: args.moves,
