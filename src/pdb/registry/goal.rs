@@ -64,6 +64,8 @@ struct KindView {
     digit_add: [u8; 16],
     bit_shift: [u8; 16],
     bit_mask: [u8; 16],
+    /// Some label is an inner bit.
+    has_bits: bool,
     arrangement: Multiset,
     /// When every label but the free one is a single piece (goals of home pieces): the
     /// arrangement ranked as the slots of labels `1..=k` in order, a partial permutation
@@ -134,6 +136,7 @@ impl KindView {
             digit_mul,
             digit_add,
             bit_shift,
+            has_bits: bit_mask.iter().any(|&m| m != 0),
             bit_mask,
             squares: squares.then(SquaresCorners::get),
             n,
@@ -175,18 +178,18 @@ impl KindView {
                 d = d * self.digit_mul[l] as u64 + (o * self.digit_add[l]) as u64;
             }
         }
-        if self.bit_mask.iter().any(|&m| m != 0) {
+        if self.has_bits {
             for s in 0..self.n {
                 let (l, o) = (labels[s] as usize, oris[s]);
                 inner |= ((o & self.bit_mask[l]) as u32) << self.bit_shift[l];
             }
         }
-        let arrangement = match &self.unique {
-            _ if self.squares.is_some() => {
+        let arrangement = match (&self.squares, &self.unique) {
+            (Some(sq), _) => {
                 let perm: [u8; 8] = std::array::from_fn(|s| labels[s] - 1);
-                self.squares.expect("squares").coset_of(&perm) as u64
+                sq.coset_of(&perm) as u64
             }
-            Some(pp) => {
+            (None, Some(pp)) => {
                 // The slot of each label; free slots all write entry 0, which is not read
                 // (no branch: which slots are free is unpredictable).
                 let mut pos = [0u8; 16];
@@ -195,7 +198,7 @@ impl KindView {
                 }
                 pp.rank(&pos[1..])
             }
-            None => self.arrangement.rank(&labels[..self.n]),
+            (None, None) => self.arrangement.rank(&labels[..self.n]),
         };
         (arrangement * self.digit_space + d, inner)
     }
@@ -203,14 +206,14 @@ impl KindView {
     /// The slots' labels and digit orientations of `block` (inner pieces read 0).
     fn decode(&self, block: u64, labels: &mut [u8], oris: &mut [u8]) {
         let (a, mut d) = (block / self.digit_space, block % self.digit_space);
-        match &self.unique {
-            _ if self.squares.is_some() => {
-                let rep = self.squares.expect("squares").representative[a as usize];
+        match (&self.squares, &self.unique) {
+            (Some(sq), _) => {
+                let rep = sq.representative[a as usize];
                 for s in 0..8 {
                     labels[s] = rep[s] + 1;
                 }
             }
-            Some(pp) => {
+            (None, Some(pp)) => {
                 let mut pos = [0u8; 12];
                 pp.unrank(a, &mut pos);
                 labels[..self.n].fill(0);
@@ -218,7 +221,7 @@ impl KindView {
                     labels[s as usize] = j as u8 + 1;
                 }
             }
-            None => self.arrangement.unrank(a, labels),
+            (None, None) => self.arrangement.unrank(a, labels),
         }
         for s in (0..self.n).rev() {
             oris[s] = 0;
