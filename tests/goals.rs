@@ -521,6 +521,10 @@ fn show_draws_the_net_with_free_stickers_gray() {
     assert!(!stdout(&o).contains('.'));
     let o = optcube(&["show", "R U", "--mask", "xx"]);
     assert_eq!(o.status.code(), Some(2));
+    // htr has no mask: its corner condition is no sticker's.
+    let o = optcube(&["show", "R U", "--goal", "htr"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no sticker says"), "{}", stderr(&o));
 }
 
 /// The JSON lines of a study file.

@@ -22,8 +22,8 @@
 //!
 //! The named goals ([`NAMED`]) are data, one line each, and documented in `docs/goals.md`.
 
+use super::Cube;
 use super::facelets::{CORNER_FACELETS, EDGE_FACELETS, SOLVED_FACELETS, facelet_name};
-use super::{Cube, Move};
 
 /// A goal: classes of pieces (module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -470,9 +470,7 @@ impl Goal {
         let (cp, co, ep, eo) = ([0u8, 1, 2, 3, 4, 5, 6, 7], [0u8; 8], ID_EDGES, [0u8; 12]);
         let mut out = Vec::new();
         let corner_perms = if self.squares {
-            (Move::all().filter(|m| m.quarter_turns() == 2))
-                .map(|m| m.cube().cp())
-                .collect()
+            super::squares::half_turn_corners()
         } else {
             swaps(&self.corner_class)
         };

@@ -18,6 +18,14 @@ pub fn corner_group() -> &'static [[u8; 8]] {
     &tables().0
 }
 
+/// The six half turns' corner permutations, in move-index order: the group's generators.
+pub fn half_turn_corners() -> Vec<[u8; 8]> {
+    (Move::all())
+        .filter(|m| m.quarter_turns() == 2)
+        .map(|m| m.cube().cp())
+        .collect()
+}
+
 /// Does the corner permutation `cp` (slot → piece) lie in the squares group?
 #[inline]
 pub fn in_corner_group(cp: &[u8; 8]) -> bool {
@@ -31,10 +39,7 @@ type Perms = Vec<[u8; 8]>;
 fn tables() -> &'static (Perms, Perms) {
     static T: OnceLock<(Perms, Perms)> = OnceLock::new();
     T.get_or_init(|| {
-        let half_turns: Vec<[u8; 8]> = (Move::all())
-            .filter(|m| m.quarter_turns() == 2)
-            .map(|m| m.cube().cp())
-            .collect();
+        let half_turns = half_turn_corners();
         let mut group = vec![Cube::SOLVED.cp()];
         let mut next = 0;
         while next < group.len() {

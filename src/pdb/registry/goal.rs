@@ -56,8 +56,7 @@ struct KindView {
     base: u8,
     /// Dense label of each piece (0: free).
     label: [u8; 12],
-    mode: [Mode; 16],
-    /// [`KindView::mode`] as the hot path reads it, without branches: per label, the digit
+    /// Each label's [`Mode`] as the hot path reads it, without branches: per label, the digit
     /// multiplier (`base` for a digit, else 1), whether its orientation is added (1 or 0), and
     /// its inner bit (shift, and a mask of 1 or 0).
     digit_mul: [u8; 16],
@@ -142,7 +141,6 @@ impl KindView {
             n,
             base,
             label,
-            mode,
             unique,
             arrangement: Multiset::new(&counts),
             digit_space: (base as u64).pow(digits),
@@ -225,7 +223,7 @@ impl KindView {
         }
         for s in (0..self.n).rev() {
             oris[s] = 0;
-            if self.mode[labels[s] as usize] == Mode::Digit {
+            if self.digit_add[labels[s] as usize] == 1 {
                 oris[s] = (d % self.base as u64) as u8;
                 d /= self.base as u64;
             }
@@ -345,8 +343,9 @@ impl<const INNER: u32> Layout for GoalLayout<'_, INNER> {
             let from = mc.edge_perm(i) as usize;
             nel[i] = el[from];
             neo[i] = (eo[from] + mc.edge_ori(i)) % 2;
-            if let Mode::Bit(b) = s.edges.mode[nel[i] as usize] {
-                flips |= (mc.edge_ori(i) as u32) << b;
+            let l = nel[i] as usize;
+            if s.edges.bit_mask[l] == 1 {
+                flips |= (mc.edge_ori(i) as u32) << s.edges.bit_shift[l];
                 neo[i] = 0;
             }
         }
