@@ -125,7 +125,7 @@ pub fn sym48e0_fallbacks() -> &'static Heuristic {
 }
 
 /// `sym48e0` with the small sets' fallbacks ([`crate::pdb::set::SMALL_FALLBACKS`]: two 5-edge
-/// tables and the corner permutation, built here in well under a second): the `sym48` set as
+/// tables and the symmetry-reduced corner table, built here in a few seconds): the `sym48` set as
 /// `solve` loads it.
 pub fn sym48e0_small_fallbacks() -> &'static Heuristic {
     static H: OnceLock<Heuristic> = OnceLock::new();

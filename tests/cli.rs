@@ -734,7 +734,7 @@ fn sym48_set_builds_and_is_chosen_when_present() {
     let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     names.sort_unstable();
     // (The small sets' fallbacks: sized to their coset table.)
-    assert_eq!(names, ["cornerperm", "edges5a", "edges5b", "sym48e0"]);
+    assert_eq!(names, ["corners48", "edges5a", "edges5b", "sym48e0"]);
     assert!(rows.iter().all(|r| r["valid"] == true), "{rows:?}");
     let row = rows.iter().find(|r| r["name"] == "sym48e0").unwrap();
     assert_eq!(row["entries"], 117_567_450u64);

@@ -589,7 +589,7 @@ fn symmetric_positions_search_one_unit_per_orbit() {
 }
 
 /// A coset set's fallbacks (`sym48e0` with corners, edges6a, edges6b, and with the small sets'
-/// edges5a, edges5b, cornerperm) never overestimate: every position within 6 moves, read on
+/// edges5a, edges5b, corners48) never overestimate: every position within 6 moves, read on
 /// the position and its inverse; and they raise the value of positions in the coset subgroup,
 /// where the coset table reads 0.
 #[test]

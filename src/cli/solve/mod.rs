@@ -92,7 +92,7 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u8).range(0..=6))]
     split_depth: u8,
     /// Optimal solver with a coset set (`sym48*`): read the fallback tables (the set's other
-    /// tables: corners, edges6a, edges6b; to sym48e3 edges5a, edges5b, cornerperm) for a node
+    /// tables: corners, edges6a, edges6b; to sym48e3 edges5a, edges5b and corners48 or cornerperm) for a node
     /// only when its coset value is at least N below its budget. The same
     /// results; 0 reads them for every node the coset table leaves, a large N never.
     #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]

@@ -3,6 +3,7 @@
 //! their `sym48eK` builder), the exact `<R,U>` table, and the named sets ([`set`]) that
 //! `solve`, `pdb build` and the chooser read.
 
+pub mod corners48;
 pub mod family;
 pub mod goal;
 pub mod pattern;

@@ -51,14 +51,23 @@ pub struct SetSpec {
 pub const FALLBACKS: [Pattern; 3] = [Pattern::CORNERS, Pattern::EDGES6A, Pattern::EDGES6B];
 
 /// The small coset sets' fallbacks, sized to their coset table (30 to 240 MB): two 5-edge
-/// tables and the corner permutation, 3.1 MB in all. They see what the coset index leaves
-/// out, edge flips and the pieces' order within their slices and tetrads, as H48's
-/// edges-only fallback of about 1 MB does (nissy-core `doc/h48.md`); measured against the
-/// large fallbacks in `results/ladder.md`.
-pub const SMALL_FALLBACKS: [Pattern; 3] = [Pattern::EDGES5A, Pattern::EDGES5B, Pattern::CORNERPERM];
+/// tables and a corner table. They see what the coset index leaves out, edge flips and the
+/// pieces' order within their slices and tetrads, as H48's edges-only fallback of about 1 MB
+/// does (nissy-core `doc/h48.md`); measured against the large fallbacks in
+/// `results/ladder.md`. `sym48` and `sym48e1` read the whole corner table reduced by the
+/// symmetries ([`Pattern::CORNERS48`], 0.98 MB; 4.0 MB in all): 0.86× and 0.89× the time on
+/// the first five 17-movers. From `sym48e2` on the coset table prunes more of what it would
+/// prune and its lookup costs more than it saves (0.99× and 1.07×), so `sym48e2` and `e3` read
+/// the corner permutation ([`SMALL_FALLBACKS_PERM`], 3.1 MB in all).
+pub const SMALL_FALLBACKS: [Pattern; 3] = [Pattern::EDGES5A, Pattern::EDGES5B, Pattern::CORNERS48];
 
-/// A coset set's tables: its coset table, then its fallbacks ([`FALLBACKS`] or
-/// [`SMALL_FALLBACKS`]).
+/// `sym48e2`'s and `sym48e3`'s fallbacks: the 5-edge tables and the corner permutation
+/// ([`SMALL_FALLBACKS`] says why).
+pub const SMALL_FALLBACKS_PERM: [Pattern; 3] =
+    [Pattern::EDGES5A, Pattern::EDGES5B, Pattern::CORNERPERM];
+
+/// A coset set's tables: its coset table, then its fallbacks ([`FALLBACKS`],
+/// [`SMALL_FALLBACKS`] or [`SMALL_FALLBACKS_PERM`]).
 const fn coset_tables(coset: Pattern, fallbacks: [Pattern; 3]) -> [Pattern; 4] {
     [coset, fallbacks[0], fallbacks[1], fallbacks[2]]
 }
@@ -86,7 +95,8 @@ const fn coset_set(
 /// (with the first one to three E-slice edges' flips), `sym48e4` (all four), `sym48e5` to
 /// `sym48e8` (and one to four M edges' flips), `sym48e9` (and one S edge's). Each coset table
 /// doubles the one before it;
-/// the small ones (to `sym48e3`) carry the [`SMALL_FALLBACKS`], the others the [`FALLBACKS`].
+/// the small ones (to `sym48e3`) carry the [`SMALL_FALLBACKS`] or [`SMALL_FALLBACKS_PERM`], the
+/// others the [`FALLBACKS`].
 pub const SETS: [SetSpec; 13] = [
     SetSpec {
         name: "korf",
@@ -133,14 +143,14 @@ pub const SETS: [SetSpec; 13] = [
     coset_set(
         "sym48e2",
         "two E-slice edges' flips: 118 MB",
-        &coset_tables(Pattern::SYM48E2, SMALL_FALLBACKS),
+        &coset_tables(Pattern::SYM48E2, SMALL_FALLBACKS_PERM),
         7,
         None,
     ),
     coset_set(
         "sym48e3",
         "three: 235 MB",
-        &coset_tables(Pattern::SYM48E3, SMALL_FALLBACKS),
+        &coset_tables(Pattern::SYM48E3, SMALL_FALLBACKS_PERM),
         6,
         None,
     ),
@@ -262,10 +272,11 @@ pub fn describe_sets() -> String {
         .collect();
     let tables: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
     format!(
-        "{}; each coset set with its fallbacks (to sym48e3: {}, 3.1 MB; from sym48e4: {}, 86 MB); \
-         or table names separated by commas ({})",
+        "{}; each coset set with its fallbacks (sym48, sym48e1: {}, 4.0 MB; sym48e2, sym48e3: {}, \
+         3.1 MB; from sym48e4: {}, 86 MB); or table names separated by commas ({})",
         sets.join(", "),
         SMALL_FALLBACKS.map(|p| p.name()).join(", "),
+        SMALL_FALLBACKS_PERM.map(|p| p.name()).join(", "),
         FALLBACKS.map(|p| p.name()).join(", "),
         tables.join(", ")
     )
@@ -744,7 +755,9 @@ mod tests {
             assert!(set_names().split(", ").any(|n| n == s.name));
             if s.tables[0].coset_holds_half_turns() {
                 assert!(
-                    s.tables[1..] == FALLBACKS || s.tables[1..] == SMALL_FALLBACKS,
+                    s.tables[1..] == FALLBACKS
+                        || s.tables[1..] == SMALL_FALLBACKS
+                        || s.tables[1..] == SMALL_FALLBACKS_PERM,
                     "{}",
                     s.name
                 );
