@@ -441,6 +441,8 @@ pub fn sep_eo_bytes(e: &[u8; 16]) -> u64 {
     slice_sep_bytes(e) as u64 * 2048 + eo
 }
 
+static CORNER_COSET: OnceLock<CornerCoset> = OnceLock::new();
+
 /// The symmetry classes of the corner coset coordinate, and (built apart, on first use) its
 /// move table: the search needs only the classes, the table builder both.
 pub struct CornerCoset {
@@ -451,8 +453,17 @@ pub struct CornerCoset {
 impl CornerCoset {
     /// Built once per process (well under a second) and shared.
     pub fn get() -> &'static CornerCoset {
-        static TABLES: OnceLock<CornerCoset> = OnceLock::new();
-        TABLES.get_or_init(|| CornerCoset {
+        CORNER_COSET.get_or_init(CornerCoset::build)
+    }
+
+    /// The shared tables if this process has built them already.
+    pub fn built() -> Option<&'static CornerCoset> {
+        CORNER_COSET.get()
+    }
+
+    /// The classes, built afresh (for a user that keeps only part of them).
+    pub fn build() -> CornerCoset {
+        CornerCoset {
             classes: SymClasses::build(
                 symmetries(),
                 48,
@@ -460,7 +471,7 @@ impl CornerCoset {
                 |x| SymCube::from_cube(&corner_coset_cube(x)),
                 |c| corner_coset(&c.cp, &c.co),
             ),
-        })
+        }
     }
 
     /// `moves()[x * 18 + m]`: the value after move `m` (11 MB, built once per process on

@@ -67,7 +67,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
-use super::worker::{FoundSolutions, Root, Unit, Work, Worker};
+use super::worker::{FoundSolutions, Root, Unit, UnitMoves, Work, Worker};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
 use std::collections::HashMap;
@@ -76,16 +76,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 /// The nodes each work unit of an iteration took: `(unit key, nodes)` sorted by key
-/// ([`unit_key`]).
-type UnitNodes = Vec<(u64, u64)>;
+/// ([`unit_key`]), the nodes saturating at `u32::MAX` (they only order the next iteration's
+/// units). Eight bytes a unit: there are tens of thousands of units, and at the small tables'
+/// end their bookkeeping is a few percent of the process's memory.
+type UnitNodes = Vec<(u32, u32)>;
 
 /// A unit's moves packed into a number, first move in the highest bits (5 bits a move, index
 /// plus one): for moves of one length the numbers sort as the sequences do in move-index
 /// order, the order in which [`split`] makes the units.
 #[inline]
-fn unit_key(moves: &[Move]) -> u64 {
-    debug_assert!(moves.len() <= 12, "a key holds 12 moves");
-    moves.iter().fold(0, |k, m| k << 5 | (m.index() as u64 + 1))
+fn unit_key(moves: &[Move]) -> u32 {
+    debug_assert!(moves.len() <= UnitMoves::MAX, "a key holds 6 moves");
+    moves.iter().fold(0, |k, m| k << 5 | (m.index() as u32 + 1))
 }
 
 /// What an iteration ends with.
@@ -187,22 +189,34 @@ fn split(
 
 /// Sorts `units`, made by [`split`] (so in increasing [`unit_key`]), by the nodes `prev`
 /// gives them, most first (units it does not name count 0), then by heuristic value, then
-/// in the split's order. `prev` is sorted by key. Sorted in place (a stable sort on keys
-/// computed once), so the units are not held twice: tens of thousands of them, which at the
-/// small tables' end is a fifth of the process's memory.
-fn order_units(mut units: Vec<Unit>, prev: &[(u64, u64)]) -> Vec<Unit> {
+/// in the split's order. `prev` is sorted by key, so one walk of both gives the counts; it is
+/// dropped before the units are moved into their order (four bytes a unit for the counts,
+/// four for the order, beside the units).
+fn order_units(units: Vec<Unit>, prev: UnitNodes) -> Vec<Unit> {
     debug_assert!(
         units
             .windows(2)
             .all(|w| unit_key(&w[0].moves) <= unit_key(&w[1].moves))
     );
-    let count = |u: &Unit| {
+    let mut counts = vec![0u32; units.len()];
+    let mut from = prev.iter().peekable();
+    for (u, c) in units.iter().zip(&mut counts) {
         let key = unit_key(&u.moves);
-        prev.binary_search_by_key(&key, |&(k, _)| k)
-            .map_or(0, |i| prev[i].1)
-    };
-    units.sort_by_cached_key(|u| (std::cmp::Reverse(count(u)), u.h));
-    units
+        while from.next_if(|e| e.0 < key).is_some() {}
+        if let Some(&&(_, n)) = from.peek().filter(|e| e.0 == key) {
+            *c = n;
+        }
+    }
+    drop(prev);
+    let mut order: Vec<u32> = (0..units.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| {
+        (
+            std::cmp::Reverse(counts[i as usize]),
+            units[i as usize].h,
+            i,
+        )
+    });
+    order.into_iter().map(|i| units[i as usize]).collect()
 }
 
 /// The symmetries (indices into [`symmetries`]) other than the identity that fix `p`.
@@ -305,7 +319,7 @@ fn iteration(
     opts: &SearchOptions,
     stab: &[usize],
     central: bool,
-    prev: &UnitNodes,
+    prev: UnitNodes,
     stop: &AtomicBool,
 ) -> IterationEnd {
     let mut nodes = 1;
@@ -339,7 +353,13 @@ fn iteration(
     }
     // Most promising subtrees first: by the previous iteration's nodes if asked, then by
     // heuristic value.
-    units = order_units(units, if opts.node_order { prev } else { &[] });
+    let prev = if opts.node_order {
+        prev
+    } else {
+        drop(prev);
+        UnitNodes::new()
+    };
+    units = order_units(units, prev);
     if !stab.is_empty() {
         units = one_unit_per_orbit(units, root, stab);
     }
@@ -394,7 +414,12 @@ fn iteration(
         min_exceeded: min_ex.into_inner(),
         unit_nodes: {
             let mut v: UnitNodes = (units.iter().zip(unit_nodes))
-                .map(|(u, n)| (unit_key(&u.moves), n.into_inner()))
+                .map(|(u, n)| {
+                    (
+                        unit_key(&u.moves),
+                        n.into_inner().min(u32::MAX as u64) as u32,
+                    )
+                })
                 .collect();
             v.sort_unstable();
             v
@@ -468,7 +493,7 @@ pub fn solve_observed(
             nodes,
             min_exceeded,
             unit_nodes,
-        } = iteration(h, &root, bound, opts, &stab, central, &prev, stop);
+        } = iteration(h, &root, bound, opts, &stab, central, prev, stop);
         prev = unit_nodes;
         result.nodes += nodes;
         let it = Iteration {
@@ -545,13 +570,13 @@ mod tests {
                 })
                 .collect()
         };
-        let got = order_units(units.clone(), &prev);
+        let got = order_units(units.clone(), prev);
         assert_eq!(
             names_of(&got),
             ["D L B", "U R B", "R D2 F'", "F2 U L", "U R F"]
         );
         // No counts (the first iteration): by heuristic value, then the split's order.
-        let again = order_units(units, &[]);
+        let again = order_units(units, UnitNodes::new());
         assert_eq!(
             names_of(&again),
             ["F2 U L", "U R B", "U R F", "R D2 F'", "D L B"]
@@ -564,7 +589,7 @@ mod tests {
         let all: Vec<Vec<Move>> = Move::all()
             .flat_map(|a| Move::all().map(move |b| vec![a, b]))
             .collect();
-        let keys: Vec<u64> = all.iter().map(|m| unit_key(m)).collect();
+        let keys: Vec<u32> = all.iter().map(|m| unit_key(m)).collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]));
     }
 
@@ -585,18 +610,7 @@ mod tests {
         };
         let stop = AtomicBool::new(false);
         let opts = SearchOptions::default();
-        let run = |central| {
-            iteration(
-                h,
-                &root,
-                13,
-                &opts,
-                &stab,
-                central,
-                &UnitNodes::new(),
-                &stop,
-            )
-        };
+        let run = |central| iteration(h, &root, 13, &opts, &stab, central, UnitNodes::new(), &stop);
         let (all, one) = (run(false), run(true));
         assert!(all.solutions.is_empty() && one.solutions.is_empty());
         assert_eq!(all.min_exceeded, one.min_exceeded);
@@ -641,19 +655,19 @@ mod tests {
                 threads,
                 ..SearchOptions::default()
             };
-            let out = iteration(h, &root, bound, &opts, &[], false, &UnitNodes::new(), &stop);
+            let out = iteration(h, &root, bound, &opts, &[], false, UnitNodes::new(), &stop);
             assert!(
                 out.solutions.is_empty(),
                 "bound {bound} is below the distance"
             );
             assert_eq!(out.unit_nodes.len(), units.len());
             assert!(out.unit_nodes.is_sorted());
-            let keys: Vec<u64> = units.iter().map(|u| unit_key(&u.moves)).collect();
+            let keys: Vec<u32> = units.iter().map(|u| unit_key(&u.moves)).collect();
             assert!(
                 keys.iter()
                     .all(|k| out.unit_nodes.binary_search_by_key(k, |e| e.0).is_ok())
             );
-            let sum: u64 = out.unit_nodes.iter().map(|e| e.1).sum();
+            let sum: u64 = out.unit_nodes.iter().map(|e| e.1 as u64).sum();
             assert!(sum > 0);
             assert_eq!(sum + split_nodes, out.nodes, "threads {threads}");
         }

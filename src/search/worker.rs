@@ -623,7 +623,7 @@ impl std::ops::Deref for UnitMoves {
 }
 
 /// A work unit: a node at the split depth and the moves that lead to it.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(super) struct Unit {
     /// The moves from the root ([`Root::after`] gives the unit's position: units do not keep
     /// it, as there are tens of thousands of them an iteration).

@@ -126,13 +126,13 @@ impl Pattern {
     /// Edges UR UF UL UB DR and DF DL DB FR FL: 12!/7!·2^5 = 3,041,280 entries (1.5 MB)
     /// each, the small sets' fallbacks ([`crate::pdb::set`]).
     pub const EDGES5A: Pattern = Pattern(&EDGES5A);
+    pub const EDGES5B: Pattern = Pattern(&EDGES5B);
     /// The corners' positions alone: 8! entries (20 KB), a small set's fallback.
     pub const CORNERPERM: Pattern = Pattern(&CORNERPERM);
     /// All 8 corners reduced by the 48 symmetries: the values of [`Pattern::CORNERS`] in
     /// 3,393 · 576 = 1,954,368 entries (0.98 MB), a small set's corner fallback
     /// ([`crate::pdb::corners48`]).
     pub const CORNERS48: Pattern = Pattern(&crate::pdb::corners48::CORNERS48);
-    pub const EDGES5B: Pattern = Pattern(&EDGES5B);
     /// Kociemba's phase-1 coordinates (twist, flip, UD-slice places), reduced by the 16 UD
     /// symmetries: 64,430 · 3^7 = 140,908,410 entries ([`crate::pdb::phase1`]).
     pub const PHASE1: Pattern = Pattern(&crate::pdb::phase1::PHASE1);

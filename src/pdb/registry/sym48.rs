@@ -112,9 +112,13 @@ pub(crate) use with_coset_k;
 /// conjugation tables are in [`Sym48Layout`], so that a solving process does not hold them:
 /// about 15 MB.)
 pub struct Sym48Space {
-    corner: &'static CornerCoset,
     /// `class << 6 | sym` of each corner coset value: one memory access for the search.
     class_sym: Vec<u32>,
+    /// Each class's representative and stabilizer ([`crate::coord::symmetry::SymClasses`]):
+    /// copied, so that a solving process need not keep the classes' other two arrays (0.77
+    /// MB, 2 % of the smallest set's memory), which `class_sym` packs.
+    rep: Vec<u32>,
+    stabilizer: Vec<u64>,
     /// `(S_s, S_s⁻¹)`'s edges, corners unmoved, as cubes: conjugating a position's edges by
     /// two compositions is cheaper in the search than a lookup in the 3.3 MB table
     /// `SliceSep::conj`, which does not stay in cache (`results/memory-choices.md`).
@@ -126,8 +130,16 @@ impl Sym48Space {
     pub fn get() -> &'static Sym48Space {
         static SPACE: OnceLock<Sym48Space> = OnceLock::new();
         SPACE.get_or_init(|| {
-            let corner = CornerCoset::get();
-            let class_sym = corner.classes.packed(6);
+            // A builder shares the classes it has; a solving process builds them for this
+            // alone and keeps what the search reads.
+            let own;
+            let classes = match CornerCoset::built() {
+                Some(c) => &c.classes,
+                None => {
+                    own = CornerCoset::build();
+                    &own.classes
+                }
+            };
             let syms = symmetries();
             let edges = |s: usize| {
                 let c = &syms.cubes[s];
@@ -135,8 +147,9 @@ impl Sym48Space {
             };
             let sym_edges = std::array::from_fn(|s| (edges(s), edges(syms.inv[s] as usize)));
             Sym48Space {
-                corner,
-                class_sym,
+                class_sym: classes.packed(6),
+                rep: classes.rep.clone(),
+                stabilizer: classes.stabilizer.clone(),
                 sym_edges,
             }
         })
@@ -197,7 +210,7 @@ impl Sym48Space {
     /// The symmetries that map class `cls`'s representative to itself (bit `s` for `S_s`).
     #[inline(always)]
     pub fn stabilizer(&self, cls: usize) -> u64 {
-        self.corner.classes.stabilizer[cls]
+        self.stabilizer[cls]
     }
 
     /// Table indices of positions `cubes[k]` for the members `k` of `members`, passed to
@@ -226,7 +239,7 @@ impl Sym48Space {
     pub fn unrank<const K: u8>(&self, i: u64) -> Cube {
         let inner = Self::inner::<K>();
         let (cls, x) = (i / inner, (i % inner) as usize);
-        let c = corner_coset_cube(self.corner.classes.rep[cls as usize] as usize);
+        let c = corner_coset_cube(self.rep[cls as usize] as usize);
         let (ep, eo) = match K {
             0 => (slice_sep_edges(x), [0; 12]),
             _ => sep_flip_k_edges::<K>(x),
