@@ -21,7 +21,7 @@
 //! it by several `S` and land on several entries; each holds the distance of its own state,
 //! and those states are conjugates, so the value read does not depend on which `S` was used.
 
-use crate::coord::coset::{CornerCoset, N_CORNER_COSET_CLASSES, corner_coset_cube};
+use crate::coord::coset::N_CORNER_COSET_CLASSES;
 use crate::coord::symmetry::symmetries;
 use crate::cube::{Cube, Metric};
 use crate::pdb::batch::{BATCH, Batch, Members};
@@ -209,7 +209,7 @@ fn batch(cubes: &Batch, members: u32, out: &mut [u64; BATCH]) {
 /// pieces of each tetrad on its places in the entry's order (edges solved).
 fn unrank(i: u64) -> Cube {
     let (cls, order) = ((i / ORDERS) as usize, i % ORDERS);
-    let rep = corner_coset_cube(CornerCoset::get().classes.rep[cls] as usize);
+    let rep = Sym48Space::get().representative(cls);
     let (mut first, mut second) = ([0u8; 4], [0u8; 4]);
     PERM4.unrank(order / 24, &mut first);
     PERM4.unrank(order % 24, &mut second);
@@ -254,7 +254,7 @@ fn build(progress: &Progress, _checkpoint: &mut Checkpoint) -> NibbleTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coord::coset::corner_coset;
+    use crate::coord::coset::{CornerCoset, corner_coset};
     use crate::cube::Rng;
 
     #[test]

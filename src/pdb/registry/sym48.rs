@@ -213,6 +213,12 @@ impl Sym48Space {
         self.stabilizer[cls]
     }
 
+    /// A cube with class `cls`'s representative corner coset (its tetrad places and twists;
+    /// every piece in its own tetrad, edges solved): what `sym48eK` and `corners48` unrank.
+    pub fn representative(&self, cls: usize) -> Cube {
+        corner_coset_cube(self.rep[cls] as usize)
+    }
+
     /// Table indices of positions `cubes[k]` for the members `k` of `members`, passed to
     /// `f(k, index)`; the class lookups are all requested before the first is used.
     #[inline(always)]
@@ -239,7 +245,7 @@ impl Sym48Space {
     pub fn unrank<const K: u8>(&self, i: u64) -> Cube {
         let inner = Self::inner::<K>();
         let (cls, x) = (i / inner, (i % inner) as usize);
-        let c = corner_coset_cube(self.rep[cls as usize] as usize);
+        let c = self.representative(cls as usize);
         let (ep, eo) = match K {
             0 => (slice_sep_edges(x), [0; 12]),
             _ => sep_flip_k_edges::<K>(x),
