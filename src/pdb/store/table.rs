@@ -46,27 +46,37 @@ impl Format {
     }
 
     /// The base of [`Format::Lines`] for a table with this histogram (entries per exact
-    /// value): the largest value with at most 1 % of the entries at or below it, so the
-    /// line's least value stands in for few entries, and the three values above the base
-    /// (the bulk of the table) read exactly.
+    /// value): the base whose two losses are least, weighed 10 to 1. The entries at or below
+    /// the base read their line's least value, and those above `base + 3` read `base + 3`;
+    /// the base minimizes the larger of ten times the first count and the second.
     ///
-    /// Why not the base that loses the least in total: the search feels a loss on the small
-    /// values far more than one on the largest, which only nodes near the root read. Measured
-    /// on `sym48e0` (bound 15 of the first position of `optimal-17.txt`, one thread): base 7
-    /// (0.4 % at or below) 21.8 M nodes, base 8 (4.7 %, the least total loss) 28.1 M, base 6
-    /// 115.6 M, base 9 236.6 M; the exact nibbles 19.1 M.
+    /// Why the weight: the search feels a loss on the small values more than one on the
+    /// largest, which only nodes near the root read (and structured positions, whose values
+    /// are small, feel it most), but a top code that stands for a third of the table costs
+    /// more. Measured (one thread, nodes to the end; `results/ladder.md`):
+    /// - `sym48e0` (bound 15 of the first 17-mover of `optimal-17.txt`): base 7 (0.4 % of the
+    ///   entries at or below it, 7.4 % above 10) 21.8 M nodes, base 8 (4.7 %, none above 11)
+    ///   28.1 M, base 6 115.6 M, base 9 236.6 M; the exact nibbles 19.1 M. Base 7.
+    /// - `sym48e1` (the first five 17-movers): base 7 (0.2 %, 17.2 % above 10) 4.43 G nodes,
+    ///   base 8 (2.6 %, 0.02 % above 11) 4.20 G, but no faster (paired wall 0.99), and twice
+    ///   the nodes on a structured position (coset 2). Base 7.
+    /// - `sym48e2` (the same positions): base 7 (0.1 %, 32.4 % above 10) 2.99 G nodes, base 8
+    ///   (1.4 %, 0.2 % above 11) 2.38 G, paired wall 0.83 on two of them. Base 8.
+    ///
+    /// So the weight lies between 6.6 (`e1`) and 24 (`e2`); `e3` and `e4` (0.7 % and 0.4 % at
+    /// or below 8, 1.5 % and 6.6 % above 11; 7.5 % and 4.1 % at or below 9) keep base 8.
     pub fn line_base(histogram: &[u64]) -> u8 {
-        let total: u64 = histogram.iter().sum();
         let mut at_most = 0u64;
-        let mut base = 0;
-        for (v, &n) in histogram.iter().enumerate() {
+        let mut best = (u64::MAX, 0);
+        for (base, &n) in histogram.iter().enumerate() {
             at_most += n;
-            if at_most * 100 > total {
-                break;
+            let above: u64 = histogram.iter().skip(base + 4).sum();
+            let loss = (10 * at_most).max(above);
+            if loss < best.0 {
+                best = (loss, base);
             }
-            base = v;
         }
-        base as u8
+        best.1 as u8
     }
 }
 
@@ -693,9 +703,40 @@ mod tests {
             };
             assert_eq!(r, want, "entry {i} value {v} base {base}");
         }
-        // 16 of 3458 entries (0.5 %) are at most 2, 56 (1.6 %) at most 3.
+        // Base 2: 16 entries at or below it (10 × 16 = 160), 102 above 5: loss 160. Base 3: 56
+        // (560) and 2: loss 560. Base 1: 6 (60) and 3,102 above 4.
         assert_eq!(Format::line_base(&[1, 5, 10, 40, 300, 3000, 100, 2]), 2);
-        assert_eq!(Format::line_base(&[1, 5, 10, 40, 30000, 3000, 100, 2]), 3);
+        // 30,000 entries at 4 make base 4 cost 300,560; base 2 still loses least (160).
+        assert_eq!(Format::line_base(&[1, 5, 10, 40, 30000, 3000, 100, 2]), 2);
+        // A top code for many entries: 3,000 above 5 at base 2 (loss 3,000), 56 at or below
+        // 3 (560) and nothing above 6 at base 3.
+        assert_eq!(Format::line_base(&[1, 5, 10, 40, 300, 300, 3000, 0]), 3);
+    }
+
+    /// The histograms of the coset tables (`results/ladder.md`, `results/build-sym48.md`) pick
+    /// the bases measured best ([`Format::line_base`]'s docs): 7 for `sym48e0` and `e1`, 8 for
+    /// `e2` to `e4`.
+    #[test]
+    fn coset_tables_get_the_measured_bases() {
+        let e0 = [
+            1, 1, 4, 34, 331, 3612, 41605, 474128, 4953846, 34776317, 68566704, 8749194, 1673,
+        ];
+        let e1 = [
+            1, 1, 4, 34, 332, 3657, 42743, 497918, 5505943, 46169905, 142367544, 40502455, 44363,
+        ];
+        let e2 = [
+            1, 1, 4, 34, 332, 3701, 43299, 510986, 5872509, 56213794, 255317288, 151315987, 991864,
+        ];
+        let e3 = [
+            1, 1, 4, 34, 332, 3728, 43647, 519568, 6121536, 64086959, 395598078, 460036427,
+            14129285,
+        ];
+        let e4 = [
+            1, 1, 4, 34, 332, 3728, 43797, 523694, 6271156, 69670222, 539602979, 1141151586,
+            123807821, 3845,
+        ];
+        let bases = [&e0[..], &e1, &e2, &e3, &e4].map(Format::line_base);
+        assert_eq!(bases, [7, 7, 8, 8, 8]);
     }
 
     /// The parallel count of a 2-bit table (chunks of 2^22 entries) equals the count of its
