@@ -67,6 +67,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
+use super::witness::{self, Witness};
 use super::worker::{FoundSolutions, Root, Unit, UnitMoves, Work, Worker};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
@@ -441,6 +442,20 @@ pub fn solve_observed(
     stop: &AtomicBool,
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
+    solve_witnessed(h, cube, opts, stop, observe, &mut |_, _| None)
+}
+
+/// [`solve_observed`], asking `witness` before each iteration for a solution of the bound's
+/// length ([`super::witness`]; only when one solution is wanted). A checked one ends the search
+/// with the same proof as the iteration would have given.
+pub fn solve_witnessed(
+    h: &Heuristic,
+    cube: &Cube,
+    opts: &SearchOptions,
+    stop: &AtomicBool,
+    observe: &mut dyn FnMut(IterationEvent),
+    witness: &mut Witness,
+) -> SearchResult {
     let start = Instant::now();
     // Collecting solutions, every canonical sequence is searched: no unit stands for its
     // symmetric images, no rotation for the others, no side switch reorders a path.
@@ -485,6 +500,30 @@ pub fn solve_observed(
     loop {
         if bound > opts.max_depth {
             break;
+        }
+        if opts.solutions == 1 {
+            let t = Instant::now();
+            let budget = witness::budget(result.iterations.last().map(|i| i.seconds));
+            let found = witness(bound, budget).filter(|s| witness::proves(&p, s, bound, metric));
+            let seconds = t.elapsed().as_secs_f64();
+            result.witness_seconds += seconds;
+            // Told only when the witness searched or answered (a zero budget asks only for a
+            // solution at hand).
+            if found.is_some() || !budget.is_zero() {
+                observe(IterationEvent::Witness {
+                    bound,
+                    seconds,
+                    found: found.is_some(),
+                });
+            }
+            if let Some(s) = found {
+                // Every bound below was searched completely (or the heuristic rules it out):
+                // a checked sequence of `bound` moves is optimal.
+                result.solved(vec![s]);
+                result.witnessed = true;
+                result.lower_bound = bound;
+                break;
+            }
         }
         let t = Instant::now();
         observe(IterationEvent::Started { bound });

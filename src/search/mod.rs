@@ -8,10 +8,11 @@ mod node;
 pub mod options;
 mod rotations;
 pub mod subset;
+pub mod witness;
 mod worker;
 
 pub use heuristic::Heuristic;
-pub use ida::{solve, solve_observed, symmetry_classes};
+pub use ida::{solve, solve_observed, solve_witnessed, symmetry_classes};
 pub use options::{
     ALL_SOLUTIONS, Iteration, IterationEvent, Optimizations, SearchOptions, SearchResult,
 };

@@ -140,8 +140,17 @@ impl Default for SearchOptions {
 /// the solution if it was the last).
 #[derive(Clone, Debug, PartialEq)]
 pub enum IterationEvent {
-    Started { bound: u8 },
+    Started {
+        bound: u8,
+    },
     Finished(Iteration),
+    /// A witness searched for a solution of `bound` moves before that iteration, or gave one
+    /// ([`super::witness`]); `found`: it gave one, and the search ends with it.
+    Witness {
+        bound: u8,
+        seconds: f64,
+        found: bool,
+    },
 }
 
 /// Figures of one IDA* iteration.
@@ -174,6 +183,11 @@ pub struct SearchResult {
     pub interrupted: bool,
     /// The metric of the lengths and bounds above ([`SearchOptions::metric`]).
     pub metric: Metric,
+    /// The solution came from a witness ([`super::witness`]) before the last iteration: the
+    /// iterations listed are those below its length, all complete.
+    pub witnessed: bool,
+    /// Seconds spent asking witnesses (within [`SearchResult::seconds`]).
+    pub witness_seconds: f64,
 }
 
 impl SearchResult {
@@ -189,6 +203,8 @@ impl SearchResult {
             seconds: 0.0,
             interrupted: false,
             metric: Metric::Htm,
+            witnessed: false,
+            witness_seconds: 0.0,
         }
     }
 

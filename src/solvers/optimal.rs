@@ -7,7 +7,8 @@ use crate::cube::Cube;
 use crate::pdb::set::{SetError, open_or_build};
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::ProgressMode;
-use crate::search::{Heuristic, IterationEvent, SearchOptions, SearchResult, solve_observed};
+use crate::search::witness::Witness;
+use crate::search::{Heuristic, IterationEvent, SearchOptions, SearchResult, solve_witnessed};
 use crate::sys::available_memory;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -151,7 +152,21 @@ impl OptimalSolver {
         stop: &AtomicBool,
         observe: &mut dyn FnMut(IterationEvent),
     ) -> SearchResult {
-        let r = solve_observed(&self.heuristic, cube, opts, stop, observe);
+        self.solve_witnessed(cube, opts, stop, observe, &mut |_, _| None)
+    }
+
+    /// [`OptimalSolver::solve_observed`], asking `witness` before each iteration for a
+    /// solution of the bound's length ([`crate::search::witness`]): the command line's is the
+    /// two-phase solver ([`twophase_witness`]).
+    pub fn solve_witnessed(
+        &self,
+        cube: &Cube,
+        opts: &SearchOptions,
+        stop: &AtomicBool,
+        observe: &mut dyn FnMut(IterationEvent),
+        witness: &mut Witness,
+    ) -> SearchResult {
+        let r = solve_witnessed(&self.heuristic, cube, opts, stop, observe, witness);
         if let Some(s) = &r.solution {
             assert!(
                 super::solves(cube, s),
@@ -159,6 +174,30 @@ impl OptimalSolver {
             );
         }
         r
+    }
+}
+
+/// A witness for the half-turn search of `cube` made of the two-phase solver: a solution
+/// already at hand (`known`, e.g. the upper bound found before the proof) when its length is
+/// the bound's, else a two-phase search for a solution of at most the bound's length within the
+/// budget, on `threads` threads. The search checks what it returns
+/// ([`crate::search::witness::proves`]).
+pub fn twophase_witness<'a>(
+    tp: &'a crate::solvers::twophase::TwoPhase,
+    cube: &'a Cube,
+    known: Option<Vec<crate::cube::Move>>,
+    threads: usize,
+) -> impl FnMut(u8, std::time::Duration) -> Option<Vec<crate::cube::Move>> + 'a {
+    move |bound, budget| {
+        let bound = bound as usize;
+        if let Some(s) = known.as_ref().filter(|s| s.len() == bound) {
+            return Some(s.clone());
+        }
+        if budget.is_zero() {
+            return None;
+        }
+        let s = tp.solve_with(cube, bound, budget, threads).solution?;
+        (s.len() == bound).then_some(s)
     }
 }
 

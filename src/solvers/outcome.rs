@@ -65,8 +65,15 @@ pub enum Detail {
         lower_bound: u8,
         /// The length of a two-phase solution found first, if one was asked for.
         upper_bound: Option<usize>,
+        /// The seconds that two-phase solution took (before the search, outside its seconds).
+        upper_bound_seconds: Option<f64>,
         interrupted: bool,
         iterations: Vec<Iteration>,
+        /// The solution came from a witness (a two-phase solution of the lower bound's
+        /// length, [`crate::search::witness`]): the last iteration was not needed.
+        witnessed: bool,
+        /// Seconds spent asking witnesses (within the outcome's seconds).
+        witness_seconds: f64,
         /// The optimal solutions collected when more than one was asked for
         /// ([`crate::search::SearchOptions::solutions`]).
         collected: Option<Collected>,
@@ -89,7 +96,7 @@ impl Outcome {
     pub fn from_search(
         input: &str,
         r: SearchResult,
-        upper_bound: Option<usize>,
+        upper_bound: Option<(usize, f64)>,
         asked: usize,
     ) -> Outcome {
         let collected = (asked > 1 && r.optimal).then_some(Collected {
@@ -107,8 +114,11 @@ impl Outcome {
             detail: Detail::Optimal {
                 optimal: r.optimal,
                 lower_bound: r.lower_bound,
-                upper_bound,
+                upper_bound: upper_bound.map(|u| u.0),
+                upper_bound_seconds: upper_bound.map(|u| u.1),
                 interrupted: r.interrupted,
+                witnessed: r.witnessed,
+                witness_seconds: r.witness_seconds,
                 iterations: r.iterations,
                 collected,
                 moveset: None,
@@ -204,9 +214,11 @@ impl Outcome {
     /// a solved search).
     pub fn stopped_at_solution(&self, k: usize) -> bool {
         match &self.detail {
-            Detail::Optimal { iterations, .. } => {
-                self.solution.is_some() && k + 1 == iterations.len()
-            }
+            Detail::Optimal {
+                iterations,
+                witnessed,
+                ..
+            } => self.solution.is_some() && !witnessed && k + 1 == iterations.len(),
             _ => false,
         }
     }
@@ -269,7 +281,9 @@ impl Outcome {
     }
 
     /// The outcome as one JSON object: `input, solver, solution, length, metric, optimal, nodes,
-    /// seconds`, plus `lower_bound, upper_bound, nodes_per_second, interrupted, iterations`
+    /// seconds`, plus `lower_bound, upper_bound, upper_bound_seconds, nodes_per_second,
+    /// interrupted, witnessed,
+    /// witness_seconds, iterations`
     /// (optimal; with several solutions asked for, `solutions`, and `optimal_solutions`, their
     /// number, once they are all; with classes, `symmetry_classes`), `within_max_length` (two-phase) or `phase_lengths`
     /// (Thistlethwaite).
@@ -293,10 +307,13 @@ impl Outcome {
             Detail::Optimal {
                 lower_bound,
                 upper_bound,
+                upper_bound_seconds,
                 interrupted,
                 iterations,
                 collected,
                 moveset,
+                witnessed,
+                witness_seconds,
                 ..
             } => {
                 if let Some(m) = moveset {
@@ -313,8 +330,11 @@ impl Outcome {
                 }
                 v["lower_bound"] = serde_json::json!(lower_bound);
                 v["upper_bound"] = serde_json::json!(upper_bound);
+                v["upper_bound_seconds"] = serde_json::json!(upper_bound_seconds);
                 v["nodes_per_second"] = serde_json::json!(self.rate().round());
                 v["interrupted"] = serde_json::json!(interrupted);
+                v["witnessed"] = serde_json::json!(witnessed);
+                v["witness_seconds"] = serde_json::json!(witness_seconds);
                 v["iterations"] = iterations
                     .iter()
                     .map(|i| {

@@ -15,7 +15,7 @@ use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, twophase_witness};
 use optcube::solvers::outcome::Outcome;
 use optcube::solvers::twophase::TwoPhase;
 use optcube::stats::BatchSummary;
@@ -62,7 +62,9 @@ pub struct SolveArgs {
     /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
     #[arg(long, value_name = "T", default_value_t = 10.0)]
     timeout: f64,
-    /// Optimal solver: skip the quick two-phase upper bound printed before the proof.
+    /// Optimal solver: skip the quick two-phase upper bound printed before the proof, and the
+    /// two-phase witnesses between iterations (a solution of the proven lower bound's length
+    /// ends the proof without its last iteration; `docs/search.md`). The same lengths.
     #[arg(long)]
     no_upper_bound: bool,
     /// Optimal solver: do not derive the corner successor table from the corner table (353 MB
@@ -316,7 +318,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
     let dir = args.tables.place.dir();
     let (config, set) = optimal_config(args)?;
     let opts = config.search_options();
-    let uppers = upper_bounds(args, &dir, inputs, opts.threads)?;
+    let (uppers, twophase) = upper_bounds(args, &dir, inputs, opts.threads)?;
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let h = solver.heuristic();
     let names: Vec<String> = h.tables().iter().map(|(p, _)| p.to_string()).collect();
@@ -355,10 +357,21 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             use std::io::Write;
             let _ = std::io::stdout().flush();
         }
+        // Before each iteration the two-phase solver may end the proof with a solution of the
+        // bound's length (`search::witness`); none without it (`--no-upper-bound`, QTM).
+        let known = upper.as_ref().map(|(s, _)| s.clone());
+        let mut witness: Box<optcube::search::witness::Witness> = match &twophase {
+            Some(tp) => Box::new(twophase_witness(tp, cube, known, opts.threads)),
+            None => Box::new(|_, _| None),
+        };
         // On a terminal, each iteration is shown as it runs: a proof can take minutes.
-        let r = if live {
-            let start = std::time::Instant::now();
-            solver.solve_observed(cube, &opts, &INTERRUPTED, &mut |p| match p {
+        let start = std::time::Instant::now();
+        let r = solver.solve_witnessed(
+            cube,
+            &opts,
+            &INTERRUPTED,
+            &mut |p| match p {
+                _ if !live => {}
                 IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),
                 IterationEvent::Finished(it) => eprintln!(
                     "{} nodes in {:.2} s ({:.1} s in all)",
@@ -366,12 +379,23 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
                     it.seconds,
                     start.elapsed().as_secs_f64()
                 ),
-            })
-        } else {
-            solver.solve(cube, &opts, &INTERRUPTED)
-        };
+                IterationEvent::Witness {
+                    bound,
+                    seconds,
+                    found,
+                } => eprintln!(
+                    "  bound {bound:>2}: two-phase {} in {seconds:.2} s",
+                    if found {
+                        "found a solution of this length: optimal"
+                    } else {
+                        "found none of this length"
+                    }
+                ),
+            },
+            &mut *witness,
+        );
         let mut outcome =
-            Outcome::from_search(input, r, upper.map(|(s, _)| s.len()), opts.solutions);
+            Outcome::from_search(input, r, upper.map(|(s, t)| (s.len(), t)), opts.solutions);
         if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
             c.to_classes(cube)
                 .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
@@ -490,15 +514,15 @@ type UpperBound = Option<(Vec<Move>, f64)>;
 
 /// A two-phase solution of each input (checked), with its time: an upper bound in milliseconds,
 /// printed before the proof; none with `--no-upper-bound`. All are found before the optimal
-/// solver's tables are loaded, and the two-phase tables (about 64 MB) are freed before: the
-/// search then holds its tables and a few MB.
+/// solver's tables are loaded. The two-phase solver is returned too: the proof asks it for
+/// witnesses (`search::witness`), and its tables (about 64 MB) stay in memory for that.
 fn upper_bounds(
     args: &SolveArgs,
     dir: &std::path::Path,
     inputs: &[(String, Cube)],
     threads: usize,
-) -> Result<Vec<UpperBound>, Failure> {
-    let none = || Ok(vec![None; inputs.len()]);
+) -> Result<(Vec<UpperBound>, Option<TwoPhase>), Failure> {
+    let none = || Ok((vec![None; inputs.len()], None));
     // The two-phase solver's bound is a half-turn length: no bound in another metric.
     if args.no_upper_bound || args.metric != Metric::Htm {
         return none();
@@ -506,7 +530,7 @@ fn upper_bounds(
     let Some(tp) = open_twophase_for_bounds(dir)? else {
         return none();
     };
-    Ok(inputs
+    let bounds = inputs
         .iter()
         .map(|(_, cube)| {
             let t = std::time::Instant::now();
@@ -515,7 +539,8 @@ fn upper_bounds(
                 .solution?;
             optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
         })
-        .collect())
+        .collect();
+    Ok((bounds, Some(tp)))
 }
 
 /// The two-phase solver for the upper bounds, or `None` (said once on stderr) where its tables

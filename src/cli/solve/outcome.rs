@@ -149,13 +149,26 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
         }
     }
     match &o.detail {
-        Detail::Optimal { iterations, .. } => {
+        Detail::Optimal {
+            iterations,
+            witnessed,
+            witness_seconds,
+            lower_bound,
+            ..
+        } => {
             println!(
                 "nodes: {} ({:.2} M nodes/s), time: {:.3} s",
                 o.nodes,
                 o.rate() / 1e6,
                 o.seconds
             );
+            if *witnessed {
+                println!(
+                    "proof: no solution of fewer than {lower_bound} {} (complete iterations); \
+                     this one, found by the two-phase solver ({witness_seconds:.3} s), has {lower_bound}",
+                    o.metric.unit()
+                );
+            }
             print_iterations(o, iterations, args.verbose, model);
         }
         Detail::Twophase { within_max_length } => {
