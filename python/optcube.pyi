@@ -188,9 +188,11 @@ def twophase(
     timeout: float = 10.0,
     pdb_dir: Optional[_Path] = None,
     threads: Optional[int] = None,
+    metric: str = "htm",
 ) -> Result:
-    """Kociemba's two-phase solver: the first solution of at most max_length moves (20), or
-    the shortest found within timeout seconds (> 0; float("inf"): no limit)."""
+    """Kociemba's two-phase solver: the first solution of at most max_length in the metric
+    ("htm" or "qtm"; default its diameter, 20 or 26), or the shortest found within timeout
+    seconds (> 0; float("inf"): no limit)."""
 
 def thistlethwaite(position: str, pdb_dir: Optional[_Path] = None) -> Result:
     """Thistlethwaite's four-phase solver."""

@@ -111,10 +111,14 @@ fn cached<T>(cache: &Cache<T>, dir: &Path, open: impl FnOnce() -> PyResult<T>) -
     Ok(t)
 }
 
-/// Kociemba's two-phase solver: the first solution of at most `max_length` moves (default
-/// 20), or the shortest found within `timeout` seconds. Not optimal.
+/// Kociemba's two-phase solver: the first solution of at most `max_length` in `metric` ("htm"
+/// or "qtm"; default the metric's diameter, 20 or 26), or the shortest found within `timeout`
+/// seconds. Not optimal.
 #[pyfunction]
-#[pyo3(signature = (position, max_length=None, timeout=10.0, pdb_dir=None, threads=None))]
+#[pyo3(signature = (position, max_length=None, timeout=10.0, pdb_dir=None, threads=None, metric=optcube::cube::Metric::Htm))]
+#[pyo3(
+    text_signature = "(position, max_length=None, timeout=10.0, pdb_dir=None, threads=None, metric='htm')"
+)]
 fn twophase(
     py: Python<'_>,
     position: &str,
@@ -122,12 +126,13 @@ fn twophase(
     timeout: f64,
     pdb_dir: Option<PathBuf>,
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
 ) -> PyResult<PyOutcome> {
     let cube = self::position(position)?;
     // No deadline (timeout=inf) is one far away: the solver adds it to the present instant,
     // which a Duration::MAX would overflow.
     let timeout = args::timeout(Some(timeout))?.map_or(NO_DEADLINE, |t| t.min(NO_DEADLINE));
-    let max_length = max_length.unwrap_or(20);
+    let max_length = max_length.unwrap_or(metric.diameter() as usize);
     let threads = thread_count(threads)?;
     let dir = dir_or_default(pdb_dir);
     let solver = cached(&TWOPHASE, &dir, || {
@@ -135,8 +140,9 @@ fn twophase(
             .map_err(table_error)
     })?;
     let t = Instant::now();
-    let r = py.detach(|| solver.solve_with(&cube, max_length, timeout, threads));
-    let outcome = Outcome::from_twophase(position.trim(), r, max_length, t.elapsed().as_secs_f64());
+    let r = py.detach(|| solver.solve_in(metric, &cube, max_length, timeout, threads));
+    let seconds = t.elapsed().as_secs_f64();
+    let outcome = Outcome::from_twophase(position.trim(), r, metric, max_length, seconds);
     PyOutcome::checked(outcome, &cube)
 }
 

@@ -179,6 +179,10 @@ def test_twophase_and_thistlethwaite(pdb):
     assert r.length <= 20 and solves(SCRAMBLE, r.solution)
     assert set(r.to_dict()) == {"input", "solver", "solution", "length", "metric", "optimal", "nodes",
                                 "seconds", "within_max_length"}
+    q = optcube.twophase(SCRAMBLE, pdb_dir=pdb, metric="qtm")
+    assert q.metric == "qtm" and solves(SCRAMBLE, q.solution) and q.within_max_length
+    half_turns = sum(m.endswith("2") for m in q.solution.split())
+    assert q.length == len(q.solution.split()) + half_turns <= 26
     t = optcube.thistlethwaite(SCRAMBLE, pdb_dir=pdb)
     assert t.solver == "thistlethwaite" and solves(SCRAMBLE, t.solution)
     assert sum(t.phase_lengths) >= t.length

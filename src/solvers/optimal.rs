@@ -177,27 +177,28 @@ impl OptimalSolver {
     }
 }
 
-/// A witness for the half-turn search of `cube` made of the two-phase solver: a solution
-/// already at hand (`known`, e.g. the upper bound found before the proof) when its length is
-/// the bound's, else a two-phase search for a solution of at most the bound's length within the
-/// budget, on `threads` threads. The search checks what it returns
+/// A witness for the search of `cube` in `metric` made of the two-phase solver: a solution
+/// already at hand (`known`, e.g. the upper bound found before the proof) when its length in
+/// the metric is the bound's, else a two-phase search for a solution of at most the bound's
+/// length within the budget, on `threads` threads. The search checks what it returns
 /// ([`crate::search::witness::proves`]).
 pub fn twophase_witness<'a>(
     tp: &'a crate::solvers::twophase::TwoPhase,
+    metric: crate::cube::Metric,
     cube: &'a Cube,
     known: Option<Vec<crate::cube::Move>>,
     threads: usize,
 ) -> impl FnMut(u8, std::time::Duration) -> Option<Vec<crate::cube::Move>> + 'a {
     move |bound, budget| {
         let bound = bound as usize;
-        if let Some(s) = known.as_ref().filter(|s| s.len() == bound) {
+        if let Some(s) = known.as_ref().filter(|s| metric.length(s) == bound) {
             return Some(s.clone());
         }
         if budget.is_zero() {
             return None;
         }
-        let s = tp.solve_with(cube, bound, budget, threads).solution?;
-        (s.len() == bound).then_some(s)
+        let s = tp.solve_in(metric, cube, bound, budget, threads).solution?;
+        (metric.length(&s) == bound).then_some(s)
     }
 }
 

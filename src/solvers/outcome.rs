@@ -130,17 +130,19 @@ impl Outcome {
     pub fn from_twophase(
         input: &str,
         r: crate::solvers::twophase::TwoPhaseResult,
+        metric: Metric,
         max_length: usize,
         seconds: f64,
     ) -> Outcome {
-        let within_max_length = r.solution.as_ref().is_some_and(|s| s.len() <= max_length);
+        let within_max_length =
+            (r.solution.as_ref()).is_some_and(|s| metric.length(s) <= max_length);
         Outcome {
             input: input.to_string(),
             goal: None,
             solution: r.solution,
             nodes: r.nodes,
             seconds,
-            metric: Metric::Htm,
+            metric,
             detail: Detail::Twophase { within_max_length },
         }
     }

@@ -52,13 +52,15 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     max_depth: Option<u8>,
     /// The metric lengths are counted in: htm (every face turn 1) or qtm (quarter turns 1, half
-    /// turns 2; the optimal solver only, reading the set's quarter-turn tables, NAME-qtm, built
-    /// on first use, and its half-turn tables where it has none).
+    /// turns 2; the optimal solver reads the set's quarter-turn tables, NAME-qtm, built on first
+    /// use, and its half-turn tables where it has none; the two-phase solver bounds its searches
+    /// in quarter turns; not the Thistlethwaite solver).
     #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
     metric: Metric,
-    /// Two-phase solver: stop at the first solution of at most L moves.
-    #[arg(long, value_name = "L", default_value_t = 20)]
-    max_length: usize,
+    /// Two-phase solver: stop at the first solution of at most L (in the metric) [default: the
+    /// metric's diameter, 20 or 26].
+    #[arg(long, value_name = "L")]
+    max_length: Option<usize>,
     /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
     #[arg(long, value_name = "T", default_value_t = 10.0)]
     timeout: f64,
@@ -272,16 +274,11 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
                 "{flag} applies to the optimal solver only"
             )));
         }
-        if args.metric != Metric::Htm {
+        if args.metric != Metric::Htm && args.solver == SolverKind::Thistlethwaite {
             return Err(Failure(format!(
-                "--metric {}: the {} solver counts half turns only; the optimal solver (the \
-                 default) takes any metric",
+                "--metric {}: the Thistlethwaite solver counts half turns only; the optimal \
+                 solver (the default) and the two-phase solver take any metric",
                 args.metric,
-                if args.solver == SolverKind::Twophase {
-                    "two-phase"
-                } else {
-                    "Thistlethwaite"
-                }
             )));
         }
     }
@@ -349,8 +346,9 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         if let (Some((s, secs)), false) = (&upper, args.json) {
             println!("position: {input}");
             println!(
-                "upper bound: {} moves, {} (two-phase, {:.3} s)",
-                s.len(),
+                "upper bound: {} {}, {} (two-phase, {:.3} s)",
+                args.metric.length(s),
+                args.metric.unit(),
                 format_moves(s),
                 secs
             );
@@ -361,7 +359,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
         // bound's length (`search::witness`); none without it (`--no-upper-bound`, QTM).
         let known = upper.as_ref().map(|(s, _)| s.clone());
         let mut witness: Box<optcube::search::witness::Witness> = match &twophase {
-            Some(tp) => Box::new(twophase_witness(tp, cube, known, opts.threads)),
+            Some(tp) => Box::new(twophase_witness(tp, args.metric, cube, known, opts.threads)),
             None => Box::new(|_, _| None),
         };
         // On a terminal, each iteration is shown as it runs: a proof can take minutes.
@@ -394,8 +392,8 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             },
             &mut *witness,
         );
-        let mut outcome =
-            Outcome::from_search(input, r, upper.map(|(s, t)| (s.len(), t)), opts.solutions);
+        let upper = upper.map(|(s, t)| (args.metric.length(&s), t));
+        let mut outcome = Outcome::from_search(input, r, upper, opts.solutions);
         if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
             c.to_classes(cube)
                 .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
@@ -523,7 +521,9 @@ fn upper_bounds(
     threads: usize,
 ) -> Result<(Vec<UpperBound>, Option<TwoPhase>), Failure> {
     let none = || Ok((vec![None; inputs.len()], None));
-    // The two-phase solver's bound is a half-turn length: no bound in another metric.
+    // In QTM the two-phase solver (`TwoPhase::solve_in`) finds 2-4 quarter turns more than
+    // the optimum on random positions, so its witnesses never end a proof there, and its bound
+    // and tries cost QTM about a tenth of its time (`results/solve-qtm.md`): half turns only.
     if args.no_upper_bound || args.metric != Metric::Htm {
         return none();
     }
@@ -535,7 +535,13 @@ fn upper_bounds(
         .map(|(_, cube)| {
             let t = std::time::Instant::now();
             let s = tp
-                .solve_with(cube, 20, std::time::Duration::from_secs(1), threads)
+                .solve_in(
+                    args.metric,
+                    cube,
+                    args.metric.diameter() as usize,
+                    std::time::Duration::from_secs(1),
+                    threads,
+                )
                 .solution?;
             optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
         })
@@ -550,7 +556,7 @@ fn upper_bounds(
 /// so nothing is built in vain); a write that fails all the same skips the bound too. A
 /// damaged or stale file is still an error: it is never used, and the message says how to
 /// rebuild it.
-fn open_twophase_for_bounds(dir: &std::path::Path) -> Result<Option<TwoPhase>, Failure> {
+pub(crate) fn open_twophase_for_bounds(dir: &std::path::Path) -> Result<Option<TwoPhase>, Failure> {
     use optcube::pdb::file::{TableError, is_present, table_path};
     let skip = |why: String| {
         eprintln!("no two-phase upper bound: {why}; solving without it");
@@ -621,13 +627,15 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
     );
     let threads = args.tables.place.thread_count();
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
+    let max_length = (args.max_length).unwrap_or(args.metric.diameter() as usize);
     solve_each(args, inputs, None, None, |input, cube| {
         let t = std::time::Instant::now();
-        let r = solver.solve_with(cube, args.max_length, timeout, threads);
+        let r = solver.solve_in(args.metric, cube, max_length, timeout, threads);
         Ok(Outcome::from_twophase(
             input,
             r,
-            args.max_length,
+            args.metric,
+            max_length,
             t.elapsed().as_secs_f64(),
         ))
     })

@@ -174,8 +174,9 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
         Detail::Twophase { within_max_length } => {
             if !within_max_length {
                 println!(
-                    "note: no solution of at most {} moves found in time",
-                    args.max_length
+                    "note: no solution of at most {} {} found in time",
+                    (args.max_length).unwrap_or(o.metric.diameter() as usize),
+                    o.metric.unit()
                 );
             }
             println!("nodes: {}, time: {:.6} s", o.nodes, o.seconds);

@@ -16,14 +16,15 @@
 mod prune;
 mod search;
 
+use prune::QtmPhase2;
 pub(crate) use prune::step_distance;
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::cube::{Cube, Move};
+use crate::cube::{Cube, Metric, Move};
 use crate::pdb::file::{self, Packing, TableError, TableKind};
 use crate::progress::{Progress, ProgressMode};
 
@@ -46,6 +47,9 @@ pub struct TwoPhase {
     phase2: Mod3Table,
     /// Exact phase-2 distance of corner permutation × slice permutation.
     corner_slice: Vec<u8>,
+    /// Phase 2's quarter-turn bounds, built (in a fraction of a second) on the first search in
+    /// QTM.
+    qtm: OnceLock<QtmPhase2>,
 }
 
 /// The outcome of one solve, with the search figures.
@@ -159,7 +163,7 @@ impl TwoPhase {
             entries: entries[i] as u64,
             packing: Packing::Bits(bits[i]),
             rebuild: "optcube solve --solver twophase --pdb-dir {dir} R".into(),
-            metric: crate::cube::Metric::Htm,
+            metric: Metric::Htm,
         })
     }
 
@@ -180,6 +184,7 @@ impl TwoPhase {
             phase1: Mod3Table::default(),
             phase2: Mod3Table::default(),
             corner_slice: Vec::new(),
+            qtm: OnceLock::new(),
         }
     }
 
@@ -236,6 +241,11 @@ impl TwoPhase {
             .prefetch_class(flip, slice_sorted / N_SLICE_PERM)
     }
 
+    /// Phase 2's quarter-turn bounds, built on first use.
+    fn qtm_phase2(&self) -> &QtmPhase2 {
+        self.qtm.get_or_init(|| QtmPhase2::build(self))
+    }
+
     /// Hints that the phase-1 entry at `index` will be read soon.
     #[inline(always)]
     pub(crate) fn phase1_prefetch(&self, index: usize) {
@@ -289,12 +299,30 @@ impl TwoPhase {
         timeout: Duration,
         threads: usize,
     ) -> TwoPhaseResult {
-        self.solve_directions(cube, max_length, timeout, threads, &[0, 1, 2, 3, 4, 5])
+        self.solve_in(Metric::Htm, cube, max_length, timeout, threads)
+    }
+
+    /// [`solve_with`](Self::solve_with) with lengths in `metric`: the first solution found that
+    /// costs at most `max_length` in it, else the cheapest found in time. In QTM the searches
+    /// are bounded by quarter turns (phase 2's half turns cost 2) and pruned by the same
+    /// half-turn tables, which are lower bounds in either metric; the solutions are often not
+    /// the shortest in face turns.
+    pub fn solve_in(
+        &self,
+        metric: Metric,
+        cube: &Cube,
+        max_length: usize,
+        timeout: Duration,
+        threads: usize,
+    ) -> TwoPhaseResult {
+        let all = [0, 1, 2, 3, 4, 5];
+        self.solve_directions(metric, cube, max_length, timeout, threads, &all)
     }
 
     /// Searches the given directions (0..3: the three axes, 3..6: the same for the inverse).
     fn solve_directions(
         &self,
+        metric: Metric,
         cube: &Cube,
         max_length: usize,
         timeout: Duration,
@@ -329,6 +357,7 @@ impl TwoPhase {
             nodes: AtomicU64::new(0),
             deadline: start + timeout,
             max_length,
+            metric,
         };
         let threads = threads.clamp(1, dirs.len());
         // Worker w takes directions w, w + threads, ...
@@ -475,7 +504,7 @@ mod tests {
         for d in 0..6 {
             for _ in 0..5 {
                 let c = Cube::random(&mut rng);
-                let r = tp.solve_directions(&c, 22, LONG, 1, &[d]);
+                let r = tp.solve_directions(Metric::Htm, &c, 22, LONG, 1, &[d]);
                 let sol = r.solution.expect("a solution");
                 check(&c, &sol);
                 assert!(sol.len() <= 22);
@@ -596,5 +625,28 @@ mod tests {
         assert!(e.to_string().contains("twophase-corner-slice.pdb"));
 
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// In QTM the solutions solve, cost at most the limit when one is reported within it, and
+    /// have the parity of the corner permutation; a short position's quarter-turn solution is
+    /// found at its length.
+    #[test]
+    fn quarter_turn_solutions() {
+        let tp = solver();
+        let mut rng = Rng::new(11);
+        for _ in 0..3 {
+            let c = Cube::random(&mut rng);
+            let r = tp.solve_in(Metric::Qtm, &c, 26, LONG, 2);
+            let sol = r.solution.expect("a solution");
+            check(&c, &sol);
+            let q = Metric::Qtm.length(&sol);
+            assert!(q <= 26, "{q}");
+            assert_eq!(q % 2, c.corner_parity() as usize);
+        }
+        // 7 quarter turns: R' U2 F L2 D' costs 1 + 2 + 1 + 2 + 1.
+        let c = Cube::from_moves(&parse_moves("R' U2 F L2 D'").unwrap());
+        let sol = tp.solve_in(Metric::Qtm, &c, 7, LONG, 1).solution.unwrap();
+        check(&c, &sol);
+        assert!(Metric::Qtm.length(&sol) <= 7);
     }
 }

@@ -26,6 +26,7 @@
 use super::TwoPhase;
 use crate::coord::symmetry::N_SYM_UD;
 use crate::coord::{N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, N_TWIST, P2_MOVES};
+use crate::cube::{Metric, Move};
 use crate::pdb::bfs::bfs;
 use crate::pdb::cells::{ByteCells, Mod3Cells, Mod3Table};
 use crate::pdb::layout::Layout;
@@ -157,6 +158,73 @@ impl Layout for CornerSliceLayout<'_> {
     }
 }
 
+/// Exact quarter-turn phase-2 distances of two small coordinate pairs, the bounds phase 2
+/// prunes with in QTM ([`TwoPhase::qtm_phase2`]). The half-turn tables are lower bounds in QTM
+/// too, but weak ones there: six of phase 2's ten moves are half turns, which cost 2.
+pub(super) struct QtmPhase2 {
+    /// Corner permutation × slice permutation, indexed `corners * 24 + slice`.
+    pub corner_slice: Vec<u8>,
+    /// UD-edge permutation × slice permutation, indexed `ud_edges * 24 + slice`.
+    pub edge_slice: Vec<u8>,
+}
+
+impl QtmPhase2 {
+    pub(super) fn build(tp: &TwoPhase) -> QtmPhase2 {
+        let mv = tp.mv;
+        let slice = |s: usize, k: usize| mv.slice_sorted[s * N_MOVES + P2_MOVES[k]] as usize;
+        let (corner_slice, edge_slice) = rayon::join(
+            || {
+                weighted_distances(N_PERM8 * N_SLICE_PERM, |x, k| {
+                    let (c, s) = (x / N_SLICE_PERM, x % N_SLICE_PERM);
+                    mv.corners[c * N_MOVES + P2_MOVES[k]] as usize * N_SLICE_PERM + slice(s, k)
+                })
+            },
+            || {
+                weighted_distances(N_PERM8 * N_SLICE_PERM, |x, k| {
+                    let (e, s) = (x / N_SLICE_PERM, x % N_SLICE_PERM);
+                    mv.ud_edges[e * N_P2_MOVES + k] as usize * N_SLICE_PERM + slice(s, k)
+                })
+            },
+        );
+        QtmPhase2 {
+            corner_slice,
+            edge_slice,
+        }
+    }
+}
+
+/// Quarter-turn distances from state 0 of a space of `n` states under phase 2's moves
+/// (`step(x, k)`: the state move `P2_MOVES[k]` takes `x` to), where a quarter turn costs 1 and a
+/// half turn 2. The crate's breadth-first search counts unit moves only, so this small space
+/// (under a million states) is settled level by level instead: every state of distance `d` is
+/// final when level `d` is scanned, since moves cost at least 1.
+fn weighted_distances(n: usize, step: impl Fn(usize, usize) -> usize) -> Vec<u8> {
+    let cost: [u8; N_P2_MOVES] =
+        std::array::from_fn(|k| Metric::Qtm.cost(Move::from_index(P2_MOVES[k])));
+    let mut dist = vec![u8::MAX; n];
+    dist[0] = 0;
+    // The largest distance given so far: the levels to scan.
+    let mut top = 0u8;
+    for d in 0.. {
+        if d > top {
+            break;
+        }
+        for x in 0..n {
+            if dist[x] != d {
+                continue;
+            }
+            for (k, &c) in cost.iter().enumerate() {
+                let y = step(x, k);
+                if d + c < dist[y] {
+                    dist[y] = d + c;
+                    top = top.max(d + c);
+                }
+            }
+        }
+    }
+    dist
+}
+
 impl TwoPhase {
     /// Phase-1 table index of a position with these coordinates.
     #[inline(always)]
@@ -226,6 +294,51 @@ impl TwoPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quarter-turn phase-2 bounds against an enumeration of every sequence of phase-2
+    /// moves up to 8 quarter turns, applied to cubies (not the move tables): each state the
+    /// enumeration reaches has its least cost in the table, and the table has no other state
+    /// that close.
+    #[test]
+    fn quarter_turn_phase2_bounds_match_an_enumeration() {
+        use crate::coord;
+        use crate::cube::Cube;
+        use std::collections::HashMap;
+        const DEPTH: u8 = 8;
+        let tp = TwoPhase::without_pruning();
+        let q = QtmPhase2::build(&tp);
+        let mut least: [HashMap<usize, u8>; 2] = Default::default();
+        fn walk(c: &Cube, cost: u8, least: &mut [HashMap<usize, u8>; 2]) {
+            let (ep, slice) = (c.ep(), coord::slice_sorted(&c.ep()) as usize);
+            let keys = [
+                coord::corners(&c.cp()) as usize * N_SLICE_PERM + slice,
+                coord::ud_edges(&ep) as usize * N_SLICE_PERM + slice,
+            ];
+            for (map, key) in least.iter_mut().zip(keys) {
+                let e = map.entry(key).or_insert(cost);
+                *e = (*e).min(cost);
+            }
+            for &m in &P2_MOVES {
+                let m = Move::from_index(m);
+                let c2 = cost + Metric::Qtm.cost(m);
+                if c2 <= DEPTH {
+                    walk(&c.apply(m), c2, least);
+                }
+            }
+        }
+        walk(&Cube::SOLVED, 0, &mut least);
+        for (table, map) in [&q.corner_slice, &q.edge_slice].into_iter().zip(&least) {
+            for (&key, &cost) in map {
+                assert_eq!(table[key], cost, "state {key}");
+            }
+            let close = table.iter().filter(|&&d| d <= DEPTH).count();
+            assert_eq!(close, map.len());
+            assert!(
+                table.iter().all(|&d| d != u8::MAX),
+                "every state is reached"
+            );
+        }
+    }
 
     #[test]
     fn step_distance_picks_the_neighbouring_value() {

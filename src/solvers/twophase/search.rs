@@ -24,19 +24,21 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::cube::{ALLOWED_AFTER, Cube, Face, Move, invert_sequence};
+use crate::cube::{ALLOWED_AFTER, Cube, Face, Metric, Move, invert_sequence};
 
 use super::TwoPhase;
-use super::prune::step_distance;
+use super::prune::{QtmPhase2, step_distance};
 use crate::coord::symmetry::S_URF3;
 use crate::coord::{self, N_MOVES, N_P2_MOVES, N_SLICE_PERM, P2_MOVE_MASK, P2_MOVES};
 
-/// Longest phase 2 tried for a phase-1 solution. Longer phase 2s are rarely worth their cost:
-/// a slightly longer phase 1 usually leads to a shorter total much sooner.
+/// Longest phase 2 tried for a phase-1 solution, in the metric ([`phase2_cap`]). Longer phase 2s
+/// are rarely worth their cost: a slightly longer phase 1 usually leads to a shorter total much
+/// sooner.
 const PHASE2_CAP: usize = 11;
-/// Deepest phase 1 ever searched (a solution is always found long before).
+/// Deepest phase 1 ever searched, in the metric (a solution is always found long before).
 const MAX_PHASE1: usize = 30;
-const MAX_PATH: usize = MAX_PHASE1 + PHASE2_CAP + 1;
+/// Every move costs at least 1, so a path never has more moves than its cost.
+const MAX_PATH: usize = MAX_PHASE1 + 2 * PHASE2_CAP + 1;
 /// "No previous move" for [`ALLOWED_AFTER`].
 const NO_FACE: usize = 6;
 /// How many nodes between two looks at the clock.
@@ -108,7 +110,19 @@ pub(super) struct Shared {
     pub stop: AtomicBool,
     pub nodes: AtomicU64,
     pub deadline: Instant,
+    /// In the metric: the search stops at the first solution of at most this cost.
     pub max_length: usize,
+    /// What the lengths (`best_len`, `max_length`) count.
+    pub metric: Metric,
+}
+
+/// The longest phase 2 tried in `metric`: [`PHASE2_CAP`] moves, in QTM as quarter turns at the
+/// rate of phase 2's moves (six of its ten moves are half turns of cost 2).
+fn phase2_cap(metric: Metric) -> usize {
+    match metric {
+        Metric::Htm => PHASE2_CAP,
+        Metric::Qtm => PHASE2_CAP * 3 / 2,
+    }
 }
 
 /// One worker's search state.
@@ -119,6 +133,13 @@ struct Searcher<'a> {
     /// Phase-1 moves in `path[..len1]`, then phase-2 moves.
     path: [Move; MAX_PATH],
     len1: usize,
+    /// The cost of `path[..len1]` in the metric (`len1` in HTM).
+    cost1: usize,
+    /// Each move's cost in the metric, by move index.
+    cost: [u8; N_MOVES],
+    phase2_cap: usize,
+    /// Phase 2's quarter-turn bounds, in QTM only.
+    qtm: Option<&'a QtmPhase2>,
     nodes: u64,
 }
 
@@ -131,6 +152,10 @@ pub(super) fn run_worker(tp: &TwoPhase, shared: &Shared, dirs: &[&Direction]) {
         dir: first,
         path: [Move::from_index(0); MAX_PATH],
         len1: 0,
+        cost1: 0,
+        cost: std::array::from_fn(|m| shared.metric.cost(Move::from_index(m))),
+        phase2_cap: phase2_cap(shared.metric),
+        qtm: (shared.metric == Metric::Qtm).then(|| tp.qtm_phase2()),
         nodes: 0,
     };
     for togo in 0..=MAX_PHASE1 {
@@ -141,6 +166,7 @@ pub(super) fn run_worker(tp: &TwoPhase, shared: &Shared, dirs: &[&Direction]) {
             if togo >= d.dist as usize {
                 s.dir = d;
                 s.len1 = 0;
+                s.cost1 = 0;
                 s.phase1(
                     d.flip,
                     d.twist,
@@ -216,13 +242,16 @@ impl Searcher<'_> {
             if allowed >> m & 1 == 0 {
                 continue;
             }
+            // The table's distance counts face turns: a lower bound in either metric.
+            let c = self.cost[m] as usize;
             let dist2 = step_distance(dist, tp.phase1.get(index[m]));
-            if dist2 as usize >= togo {
+            if dist2 as usize + c > togo {
                 continue;
             }
             let (flip2, twist2, ss2) = child[m];
             self.path[self.len1] = Move::from_index(m);
             self.len1 += 1;
+            self.cost1 += c;
             let corners2 = mv.corners[corners * N_MOVES + m] as usize;
             self.phase1(
                 flip2 as usize,
@@ -230,10 +259,11 @@ impl Searcher<'_> {
                 ss2 as usize,
                 corners2,
                 dist2,
-                togo - 1,
+                togo - c,
                 m / 3,
             );
             self.len1 -= 1;
+            self.cost1 -= c;
             if self.shared.stop.load(Relaxed) {
                 return;
             }
@@ -245,10 +275,10 @@ impl Searcher<'_> {
     fn phase2_start(&mut self, corners: usize, slice: usize, last_face: usize) {
         let tp = self.tp;
         let best = self.shared.best_len.load(Relaxed);
-        if self.len1 + 1 > best {
+        if self.cost1 + 1 > best {
             return;
         }
-        let limit = (best - 1 - self.len1).min(PHASE2_CAP);
+        let limit = (best - 1 - self.cost1).min(self.phase2_cap);
         // In G1 the slice combination is 0, so slice_sorted is the slice permutation.
         debug_assert!(slice < N_SLICE_PERM);
         let corner_slice = tp.corner_slice[corners * N_SLICE_PERM + slice] as usize;
@@ -260,9 +290,22 @@ impl Searcher<'_> {
         let cube = self.dir.cube.apply_seq(&self.path[..self.len1]);
         let ud = coord::ud_edges(&cube.ep()) as usize;
         let dist = tp.phase2_distance(corners, ud);
-        for togo in corner_slice.max(dist as usize)..=limit {
-            if self.phase2(corners, ud, slice, dist, togo, self.len1, last_face) {
-                self.record(self.len1 + togo);
+        // In QTM every solution's cost has the parity of the corner permutation, and each move
+        // keeps that so (a quarter turn is odd, a half turn even): only every other bound can
+        // succeed.
+        let mut lower = corner_slice.max(dist as usize);
+        if let Some(q) = self.qtm {
+            lower = lower
+                .max(q.corner_slice[corners * N_SLICE_PERM + slice] as usize)
+                .max(q.edge_slice[ud * N_SLICE_PERM + slice] as usize);
+        }
+        let (first, step) = match self.shared.metric.parity(&cube) {
+            None => (lower, 1),
+            Some(p) => (lower + ((lower ^ p as usize) & 1), 2),
+        };
+        for togo in (first..=limit).step_by(step) {
+            if let Some(len) = self.phase2(corners, ud, slice, dist, togo, self.len1, last_face) {
+                self.record(self.cost1 + togo, len);
                 return;
             }
         }
@@ -278,12 +321,12 @@ impl Searcher<'_> {
         togo: usize,
         len: usize,
         last_face: usize,
-    ) -> bool {
+    ) -> Option<usize> {
         self.nodes += 1;
         if togo == 0 {
-            // Both bounds were below 1: corners, UD edges and slice are solved.
+            // Both bounds were 0: corners, UD edges and slice are solved.
             debug_assert!(corners == 0 && ud == 0 && slice == 0);
-            return true;
+            return Some(len);
         }
         let (tp, mv) = (self.tp, &self.tp.mv);
         let allowed = ALLOWED_AFTER[last_face];
@@ -291,35 +334,49 @@ impl Searcher<'_> {
             if allowed >> m & 1 == 0 {
                 continue;
             }
+            // Both tables count face turns: lower bounds in either metric.
+            let c = self.cost[m] as usize;
+            if c > togo {
+                continue;
+            }
             let corners2 = mv.corners[corners * N_MOVES + m] as usize;
             let slice2 = mv.slice_sorted[slice * N_MOVES + m] as usize;
-            if tp.corner_slice[corners2 * N_SLICE_PERM + slice2] as usize >= togo {
+            if tp.corner_slice[corners2 * N_SLICE_PERM + slice2] as usize + c > togo {
                 continue;
             }
             let ud2 = mv.ud_edges[ud * N_P2_MOVES + k] as usize;
+            if let Some(q) = self.qtm {
+                let i = corners2 * N_SLICE_PERM + slice2;
+                let j = ud2 * N_SLICE_PERM + slice2;
+                if q.corner_slice[i].max(q.edge_slice[j]) as usize + c > togo {
+                    continue;
+                }
+            }
             let dist2 = step_distance(dist, tp.phase2.get(tp.phase2_index(corners2, ud2)));
-            if dist2 as usize >= togo {
+            if dist2 as usize + c > togo {
                 continue;
             }
             self.path[len] = Move::from_index(m);
-            if self.phase2(corners2, ud2, slice2, dist2, togo - 1, len + 1, m / 3) {
-                return true;
+            let found = self.phase2(corners2, ud2, slice2, dist2, togo - c, len + 1, m / 3);
+            if found.is_some() {
+                return found;
             }
         }
-        false
+        None
     }
 
-    /// Publishes the solution in `path[..len]` if it beats the best so far.
-    fn record(&mut self, len: usize) {
+    /// Publishes the solution in `path[..len]`, of cost `cost` in the metric, if it beats the
+    /// best so far.
+    fn record(&mut self, cost: usize, len: usize) {
         let shared = self.shared;
         let mut best = shared
             .best
             .lock()
             .expect("no worker panics while holding the lock");
-        if len < shared.best_len.load(Relaxed) {
+        if cost < shared.best_len.load(Relaxed) {
             *best = Some(self.dir.to_original(self.tp, &self.path[..len]));
-            shared.best_len.store(len, Relaxed);
-            if len <= shared.max_length {
+            shared.best_len.store(cost, Relaxed);
+            if cost <= shared.max_length {
                 shared.stop.store(true, Relaxed);
             }
         }
