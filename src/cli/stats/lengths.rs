@@ -11,7 +11,7 @@ use optcube::progress::{Progress, ProgressMode};
 use optcube::search::subset::MoveSet;
 use optcube::search::{SearchOptions, SearchResult};
 use optcube::solvers::goal::GoalSolver;
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, twophase_witness};
 use optcube::stats::study::{Shard, Study, StudyError, StudyGoal, StudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -54,6 +54,11 @@ pub struct LengthsArgs {
     /// With --goal: the goal counts in any whole-cube orientation (colour neutrality).
     #[arg(long, requires = "goal")]
     any_orientation: bool,
+    /// Run every proof's last iteration: no two-phase witnesses (as `solve --no-upper-bound`;
+    /// the same lengths, each record's `nodes` and `seconds` those of every iteration). In
+    /// QTM there are none anyway.
+    #[arg(long)]
+    no_upper_bound: bool,
     #[command(flatten)]
     tables: TableArgs,
 }
@@ -99,6 +104,7 @@ fn searcher(
     names: &[String],
     dir: &std::path::Path,
     config: &OptimalConfig,
+    witnesses: bool,
 ) -> Result<
     (
         Box<dyn Fn(&Cube, &SearchOptions, &AtomicBool) -> SearchResult>,
@@ -108,9 +114,21 @@ fn searcher(
 > {
     Ok(match check {
         None => {
+            // The two-phase solver offers a solution of each bound's length before the
+            // iteration (`search::witness`), as in `solve`: the same lengths, proven.
+            let twophase = match witnesses {
+                true => crate::cli::solve::open_twophase_for_bounds(dir)?,
+                false => None,
+            };
             let solver = OptimalSolver::configured(dir, config, ProgressMode::auto())?;
             (
-                Box::new(move |c, o, s| solver.solve(c, o, s)),
+                Box::new(move |c, o, s| match &twophase {
+                    Some(tp) => {
+                        let mut w = twophase_witness(tp, o.metric, c, None, o.threads);
+                        solver.solve_witnessed(c, o, s, &mut |_| {}, &mut w)
+                    }
+                    None => solver.solve(c, o, s),
+                }),
                 names.join(","),
             )
         }
@@ -202,7 +220,9 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 ..config.search
             };
             let opts = config.search_options();
-            let (search, set) = searcher(check.clone(), &names, &dir, &config)?;
+            // As in `solve`: in the half-turn metric only.
+            let witnesses = !args.no_upper_bound && args.metric.is_htm();
+            let (search, set) = searcher(check.clone(), &names, &dir, &config, witnesses)?;
             let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
             let total = opened.total;
             let progress = Progress::new(ProgressMode::auto(), "lengths", total, "positions");
@@ -224,8 +244,9 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                         let counted = record.optimal_solutions.map_or(String::new(), |n| {
                             format!(", {n} optimal solution{}", if n == 1 { "" } else { "s" })
                         });
+                        let witnessed = if record.witnessed { ", witnessed" } else { "" };
                         progress.println(&format!(
-                            "lengths: position {}: {} {}{counted}, {:.3} s, {} nodes \
+                            "lengths: position {}: {} {}{counted}, {:.3} s, {} nodes{witnessed} \
                          ({finished}/{total})",
                             record.index,
                             record.length,

@@ -226,6 +226,11 @@ pub struct Record {
     pub optimal: bool,
     pub nodes: u64,
     pub seconds: f64,
+    /// The proof's last iteration was not run: a two-phase solution of the proven lower
+    /// bound's length ended it (`search::witness`); `nodes` are those of the complete
+    /// iterations, `seconds` include the witness's. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub witnessed: bool,
     pub threads: usize,
     pub dual: bool,
     /// How many optimal solutions the position has (canonical sequences), when they were
@@ -306,6 +311,7 @@ impl Record {
             optimal: true,
             nodes,
             seconds,
+            witnessed: false,
             threads,
             dual,
             optimal_solutions: None,

@@ -217,6 +217,7 @@ impl Opened {
                 opts.threads,
                 dual,
             );
+            record.witnessed = r.witnessed;
             if self.run.count_solutions {
                 // Each counted solution is checked on the position, as the one recorded.
                 if let Some(e) = (r.solutions.iter()).find_map(|s| study.reached(&p.cube, s).err())

@@ -61,6 +61,20 @@ fn record_round_trips_and_checks() {
     assert!(bad.check().unwrap_err().contains("count"));
 }
 
+/// A witnessed proof says so in its line; the lines of proofs that ran their last iteration
+/// (and the files written before witnesses) have no such field.
+#[test]
+fn witnessed_records_say_so() {
+    let mut r = record(3);
+    assert!(!line(3).contains("witnessed"));
+    r.witnessed = true;
+    let text = serde_json::to_string(&r).unwrap();
+    assert!(text.contains("\"witnessed\":true"), "{text}");
+    let back: Record = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, r);
+    assert_eq!(back.check(), Ok(()));
+}
+
 /// A quarter-turn record counts its solution's half turns twice, says its metric (a half-turn
 /// one does not, as before), and belongs to another study than the same seed's in half turns.
 #[test]
