@@ -304,9 +304,9 @@ impl TwoPhase {
 
     /// [`solve_with`](Self::solve_with) with lengths in `metric`: the first solution found that
     /// costs at most `max_length` in it, else the cheapest found in time. In QTM the searches
-    /// are bounded by quarter turns (phase 2's half turns cost 2) and pruned by the same
-    /// half-turn tables, which are lower bounds in either metric; the solutions are often not
-    /// the shortest in face turns.
+    /// are bounded by quarter turns (phase 2's half turns cost 2) and pruned by the half-turn
+    /// tables, lower bounds in either metric, and in phase 2 also by two exact quarter-turn
+    /// tables (`prune::QtmPhase2`, built on the first such search).
     pub fn solve_in(
         &self,
         metric: Metric,
