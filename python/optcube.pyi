@@ -70,6 +70,11 @@ class Result:
         """Optimal solver: the search was stopped before its end (a timeout, Solver.cancel());
         optimal is then False and lower_bound is the bound the search proved."""
     @property
+    def witnessed(self) -> Optional[bool]:
+        """Optimal solver: a two-phase solution of the proved lower bound's length ended the
+        proof, so its last iteration was not run (Solver(upper_bound=True), the default); the
+        same length and the same claim either way."""
+    @property
     def iterations(self) -> Optional[List[Dict[str, Any]]]:
         """Optimal solver: one dict per IDA* iteration (bound, nodes, seconds)."""
     @property
@@ -97,6 +102,12 @@ class Solver:
     none; lengths, bounds and max_depth are then in quarter turns, and solutions still write
     a half turn as X2.
 
+    upper_bound=True (the default, as the CLI's solve): in half turns, before each IDA*
+    iteration the two-phase solver (its tables in pdb_dir, about 64 MB, built on first use) is
+    given a share of the previous iteration's time to find a solution of the bound's length;
+    a checked one ends the proof without the last iteration (Result.witnessed). Lengths and
+    claims are the same; upper_bound=False searches every iteration, as --no-upper-bound.
+
     Searches stop early three ways: Ctrl-C raises KeyboardInterrupt; timeout= (seconds, > 0)
     and cancel() (from another thread) return the Result with interrupted=True, optimal=False
     and the lower_bound the search proved, as the CLI's Ctrl-C does.
@@ -112,6 +123,7 @@ class Solver:
         max_depth: Optional[int] = None,
         successors: bool = True,
         metric: str = "htm",
+        upper_bound: bool = True,
     ) -> "Solver": ...
     def solve(self, position: str, timeout: Optional[float] = None) -> Result:
         """Solve a scramble or a 54-character facelet string optimally (an empty or blank one

@@ -117,6 +117,16 @@ impl PyOutcome {
     fn interrupted(&self) -> bool {
         self.outcome.interrupted()
     }
+    /// Optimal solver: True when a two-phase solution of the proved lower bound's length
+    /// ended the proof, so its last iteration was not run (`Solver(upper_bound=True)`, the
+    /// default; the same length and claim either way).
+    #[getter]
+    fn witnessed(&self) -> Option<bool> {
+        match self.outcome.detail {
+            Detail::Optimal { witnessed, .. } => Some(witnessed),
+            _ => None,
+        }
+    }
     /// Optimal solver: one dict per iteration (bound, nodes, seconds).
     #[getter]
     fn iterations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -14,10 +14,13 @@ use optcube::cube::Cube;
 use optcube::pdb::ru::RuTable;
 use optcube::pdb::set::{self, resolve_names};
 use optcube::progress::ProgressMode;
-use optcube::search::SearchOptions;
 use optcube::search::subset::{self, MoveSet};
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
+use optcube::search::{SearchOptions, SearchResult};
+use optcube::solvers::optimal::{
+    OptimalConfig, OptimalSolver, open_twophase_for_bounds, twophase_witness,
+};
 use optcube::solvers::outcome::Outcome;
+use optcube::solvers::twophase::TwoPhase;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -32,6 +35,9 @@ pub struct Solver {
     dir: PathBuf,
     set: String,
     dual: bool,
+    /// The witness of each proof's last iteration (`optcube::search::witness`), as the CLI's
+    /// `solve` asks it: half turns only, none with `upper_bound=False`.
+    twophase: Option<TwoPhase>,
     /// Moved on by `cancel()`.
     epoch: Epoch,
 }
@@ -51,17 +57,29 @@ impl Solver {
         opts: &SearchOptions,
         limits: Limits<'_>,
     ) -> PyResult<Outcome> {
-        let r = interruptible(py, limits, |stop| self.solver.solve(cube, opts, stop))?;
+        let r = interruptible(py, limits, |stop| self.optimal(cube, opts, stop))?;
         Ok(Outcome::from_search(input.trim(), r, None, opts.solutions))
+    }
+
+    /// The optimal search, asking the two-phase solver for a witness before each iteration
+    /// when it is open (the search asks only when one solution is wanted).
+    fn optimal(&self, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
+        match &self.twophase {
+            Some(tp) => {
+                let mut w = twophase_witness(tp, opts.metric, cube, None, opts.threads);
+                (self.solver).solve_witnessed(cube, opts, stop, &mut |_| {}, &mut w)
+            }
+            None => self.solver.solve(cube, opts, stop),
+        }
     }
 }
 
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=None, successors=true, metric=optcube::cube::Metric::Htm))]
+    #[pyo3(signature = (pdb_dir=None, set=None, threads=None, dual=false, sym=false, max_depth=None, successors=true, metric=optcube::cube::Metric::Htm, upper_bound=true))]
     #[pyo3(
-        text_signature = "(pdb_dir=None, set=None, threads=None, dual=False, sym=False, max_depth=None, successors=True, metric='htm')"
+        text_signature = "(pdb_dir=None, set=None, threads=None, dual=False, sym=False, max_depth=None, successors=True, metric='htm', upper_bound=True)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -74,6 +92,7 @@ impl Solver {
         #[pyo3(from_py_with = args::max_depth_or_none)] max_depth: Option<u8>,
         successors: bool,
         #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
+        upper_bound: bool,
     ) -> PyResult<Solver> {
         let threads = thread_count(threads)?;
         let dir = dir_or_default(pdb_dir);
@@ -101,8 +120,22 @@ impl Solver {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
         })?
         .map_err(set_error)?;
+        // As the CLI's `solve`: half turns only (in quarter turns the two-phase solver's
+        // lengths are a few turns over the optimum, so a witness never ends a proof there).
+        let twophase = match upper_bound && metric == optcube::cube::Metric::Htm {
+            true => match py.detach(|| open_twophase_for_bounds(&dir, ProgressMode::auto())) {
+                Ok(Ok(tp)) => Some(tp),
+                Ok(Err(why)) => {
+                    eprintln!("optcube: no two-phase witnesses: {why}; solving without them");
+                    None
+                }
+                Err(e) => return Err(table_error(e)),
+            },
+            false => None,
+        };
         Ok(Solver {
             solver,
+            twophase,
             options: config.search_options(),
             dir,
             set,
@@ -285,7 +318,6 @@ impl Solver {
             },
             ..self.options.clone()
         };
-        let solver = &self.solver;
         let (mut set, mut dual) = (self.set.clone(), self.dual);
         let goal_solver = match check {
             Some(check) => {
@@ -299,7 +331,7 @@ impl Solver {
         let interrupted = interruptible(py, self.limits(None), |stop| {
             let search = |c: &_, o: &_, s: &_| match &goal_solver {
                 Some(g) => g.search(c, &MoveSet::ALL, o, s),
-                None => solver.solve(c, o, s),
+                None => self.optimal(c, o, s),
             };
             let r = opened.solve(&search, &opts, &set, dual, stop, |_, _| {});
             (r, opened)

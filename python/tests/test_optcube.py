@@ -192,6 +192,34 @@ def test_twophase_and_thistlethwaite(pdb):
     assert t.solution == line["solution"] and t.phase_lengths == line["phase_lengths"]
 
 
+def test_the_two_phase_witness_keeps_lengths_and_claims(pdb, tmp_path):
+    # Solver(upper_bound=True), the default, opens the two-phase solver (its tables are written
+    # on first use) and asks it for a solution of each bound's length once an iteration took
+    # 0.25 s (`search::witness`); upper_bound=False opens nothing and never asks.
+    fresh = tmp_path / "fresh"
+    shutil.copytree(pdb, fresh, ignore=shutil.ignore_patterns("twophase-*"))
+    optcube.Solver(pdb_dir=fresh, set="corners", threads=1, successors=False, upper_bound=False)
+    assert not list(fresh.glob("twophase-*"))
+    optcube.Solver(pdb_dir=fresh, set="corners", threads=1, successors=False)
+    assert len(list(fresh.glob("twophase-*.pdb"))) == 3
+    # A 13-mover with the corner table alone: bound 12 takes about 0.5 s on one thread here, so
+    # the witness is asked before bound 13 (5 % of that), and its 13 moves end the proof.
+    position = "R U2 F' L D B' R2 U F2 L' D B U'"
+    on = optcube.Solver(pdb_dir=pdb, set="corners", threads=1, successors=False).solve(position)
+    off = optcube.Solver(pdb_dir=pdb, set="corners", threads=2, successors=False,
+                         upper_bound=False).solve(position)
+    assert on.length == off.length == 13 and on.optimal and off.optimal
+    assert solves(position, on.solution) and on.lower_bound == 13
+    assert off.witnessed is False and off.iterations[-1]["bound"] == 13
+    assert on.witnessed == on.to_dict()["witnessed"]
+    if on.witnessed:
+        # The last iteration was not run: the bounds below it were complete.
+        assert [i["bound"] for i in on.iterations] == list(range(on.iterations[0]["bound"], 13))
+    else:
+        assert on.iterations[-1]["bound"] == 13
+    assert optcube.twophase(position, pdb_dir=pdb).witnessed is None
+
+
 def test_damaged_table_raises_naming_the_file(pdb, tmp_path):
     optcube.thistlethwaite("R", pdb_dir=pdb)  # the tables exist
     bad = tmp_path / "bad"

@@ -9,6 +9,7 @@ use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::ProgressMode;
 use crate::search::witness::Witness;
 use crate::search::{Heuristic, IterationEvent, SearchOptions, SearchResult, solve_witnessed};
+use crate::solvers::twophase::TwoPhase;
 use crate::sys::available_memory;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -183,7 +184,7 @@ impl OptimalSolver {
 /// length within the budget, on `threads` threads. The search checks what it returns
 /// ([`crate::search::witness::proves`]).
 pub fn twophase_witness<'a>(
-    tp: &'a crate::solvers::twophase::TwoPhase,
+    tp: &'a TwoPhase,
     metric: crate::cube::Metric,
     cube: &'a Cube,
     known: Option<Vec<crate::cube::Move>>,
@@ -199,6 +200,45 @@ pub fn twophase_witness<'a>(
         }
         let s = tp.solve_in(metric, cube, bound, budget, threads).solution?;
         (metric.length(&s) == bound).then_some(s)
+    }
+}
+
+/// The two-phase solver for upper bounds and witnesses, opened from `dir`: `Ok(Ok(tp))`, or
+/// `Ok(Err(why))` where its tables can be neither loaded nor written. They serve only the bound
+/// and the witnesses, so a table directory that is read-only or full must not stop a solve whose
+/// own tables are there: the caller says `why` and solves without them. Missing tables are built
+/// and saved only where the directory takes new files and has room for them (checked first, so
+/// nothing is built in vain); a write that fails all the same is a skip too. A damaged or stale
+/// file is still an error: it is never used, and the message says how to rebuild it. The command
+/// line's `solve` and `stats lengths` and Python's `Solver` all open it here.
+pub fn open_twophase_for_bounds(
+    dir: &Path,
+    progress: ProgressMode,
+) -> Result<Result<TwoPhase, String>, crate::pdb::file::TableError> {
+    use crate::pdb::file::{TableError, is_present, table_path};
+    let all_present = (crate::solvers::twophase::TABLE_NAMES.iter())
+        .all(|n| is_present(&table_path(dir, n)).unwrap_or(false));
+    if !all_present {
+        if let Err(e) = crate::sys::files::check_writable(dir) {
+            return Ok(Err(format!(
+                "its tables are not in {} and cannot be written there ({e})",
+                dir.display()
+            )));
+        }
+        let need: u64 = TwoPhase::kinds().iter().map(|k| k.payload_bytes()).sum();
+        if let Some(free) = crate::sys::free_disk(dir).filter(|&f| f < need + (16 << 20)) {
+            return Ok(Err(format!(
+                "its tables need {} MB in {}, {} MB are free",
+                need >> 20,
+                dir.display(),
+                free >> 20
+            )));
+        }
+    }
+    match TwoPhase::open(dir, progress) {
+        Ok(tp) => Ok(Ok(tp)),
+        Err(e @ TableError::Io { .. }) => Ok(Err(e.to_string())),
+        Err(e) => Err(e),
     }
 }
 

@@ -549,42 +549,15 @@ fn upper_bounds(
     Ok((bounds, Some(tp)))
 }
 
-/// The two-phase solver for the upper bounds, or `None` (said once on stderr) where its tables
-/// can be neither loaded nor written: they serve only the bound, so a table directory that is
-/// read-only or full must not stop a solve whose own tables are there. Missing tables are built
-/// and saved only where the directory takes new files and has room for them (checked first,
-/// so nothing is built in vain); a write that fails all the same skips the bound too. A
-/// damaged or stale file is still an error: it is never used, and the message says how to
-/// rebuild it.
+/// The two-phase solver for the upper bounds and witnesses, or `None` (said once on stderr)
+/// where its tables can be neither loaded nor written ([`optcube::solvers::optimal::open_twophase_for_bounds`]).
 pub(crate) fn open_twophase_for_bounds(dir: &std::path::Path) -> Result<Option<TwoPhase>, Failure> {
-    use optcube::pdb::file::{TableError, is_present, table_path};
-    let skip = |why: String| {
-        eprintln!("no two-phase upper bound: {why}; solving without it");
-        Ok(None)
-    };
-    let all_present = (optcube::solvers::twophase::TABLE_NAMES.iter())
-        .all(|n| is_present(&table_path(dir, n)).unwrap_or(false));
-    if !all_present {
-        if let Err(e) = optcube::sys::files::check_writable(dir) {
-            return skip(format!(
-                "its tables are not in {} and cannot be written there ({e})",
-                dir.display()
-            ));
-        }
-        let need: u64 = TwoPhase::kinds().iter().map(|k| k.payload_bytes()).sum();
-        if let Some(free) = optcube::sys::free_disk(dir).filter(|&f| f < need + (16 << 20)) {
-            return skip(format!(
-                "its tables need {} MB in {}, {} MB are free",
-                need >> 20,
-                dir.display(),
-                free >> 20
-            ));
-        }
-    }
-    match TwoPhase::open(dir, ProgressMode::auto()) {
+    match optcube::solvers::optimal::open_twophase_for_bounds(dir, ProgressMode::auto())? {
         Ok(tp) => Ok(Some(tp)),
-        Err(e @ TableError::Io { .. }) => skip(e.to_string()),
-        Err(e) => Err(e.into()),
+        Err(why) => {
+            eprintln!("no two-phase upper bound: {why}; solving without it");
+            Ok(None)
+        }
     }
 }
 
