@@ -21,7 +21,7 @@
 
 use crate::cube::Metric;
 use crate::pdb::family::Pattern;
-use crate::pdb::table::{NibbleTable, histogram_mean};
+use crate::pdb::table::{NibbleTable, bytes_in_huge_pages, histogram_mean};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -659,6 +659,28 @@ pub fn load_vec(path: &Path, kind: &TableKind) -> Result<(Vec<u8>, TableInfo), T
             file.read_exact(&mut bytes).map(|_| bytes)
         },
         |bytes| bytes,
+    )
+}
+
+/// [`load_vec`] into huge-page memory ([`bytes_in_huge_pages`]): for byte tables a search
+/// reads at random.
+pub fn load_in_huge_pages(
+    path: &Path,
+    kind: &TableKind,
+) -> Result<(memmap2::Mmap, TableInfo), TableError> {
+    let len = kind.payload_bytes() as usize;
+    read_checked(
+        path,
+        kind,
+        |bytes, _| {
+            bytes_in_huge_pages(len, |m| {
+                m.copy_from_slice(&bytes);
+                Ok(())
+            })
+        },
+        // The header check has matched the file's length to the kind's.
+        |file, _| bytes_in_huge_pages(len, |m| file.read_exact(m)),
+        |m| &m[..len],
     )
 }
 

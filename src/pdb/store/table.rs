@@ -589,6 +589,16 @@ fn filled_huge_map(
     Ok(map)
 }
 
+/// `len` bytes of read-only [`huge_page_memory`] that `fill` writes: for byte tables read at
+/// random (the goal tables). A heap buffer gets no huge pages where the kernel gives them only
+/// on advice, and then nearly every lookup of a large table also misses the TLB.
+pub fn bytes_in_huge_pages(
+    len: usize,
+    fill: impl FnOnce(&mut [u8]) -> std::io::Result<()>,
+) -> std::io::Result<memmap2::Mmap> {
+    filled_huge_map(len, fill)?.make_read_only()
+}
+
 pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
     let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
     #[cfg(target_os = "linux")]
