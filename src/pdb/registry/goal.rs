@@ -28,7 +28,7 @@ use crate::pdb::bfs::bfs;
 use crate::pdb::cells::ByteCells;
 use crate::pdb::file::{self, Packing, TableError, TableKind};
 use crate::pdb::layout::{InMetric, Layout};
-use crate::pdb::table::bytes_in_huge_pages;
+use crate::pdb::table::copy_to_huge_pages;
 use crate::progress::{Progress, ProgressMode};
 use crate::rank::{Multiset, PartialPerm};
 use std::path::Path;
@@ -436,11 +436,7 @@ impl GoalTable {
         }
         let histogram = run!(0 1 2 3 4 5 6 7 8 9 10 11 12);
         let bytes = cells.into_bytes();
-        let dist = bytes_in_huge_pages(bytes.len(), |m| {
-            m.copy_from_slice(&bytes);
-            Ok(())
-        })
-        .expect("anonymous memory for a goal table");
+        let dist = copy_to_huge_pages(&bytes).expect("anonymous memory for a goal table");
         GoalTable {
             goal: goal.clone(),
             space,

@@ -21,7 +21,7 @@
 
 use crate::cube::Metric;
 use crate::pdb::family::Pattern;
-use crate::pdb::table::{NibbleTable, bytes_in_huge_pages, histogram_mean};
+use crate::pdb::table::{NibbleTable, bytes_in_huge_pages, copy_to_huge_pages, histogram_mean};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -672,12 +672,7 @@ pub fn load_in_huge_pages(
     read_checked(
         path,
         kind,
-        |bytes, _| {
-            bytes_in_huge_pages(len, |m| {
-                m.copy_from_slice(&bytes);
-                Ok(())
-            })
-        },
+        |bytes, _| copy_to_huge_pages(&bytes),
         // The header check has matched the file's length to the kind's.
         |file, _| bytes_in_huge_pages(len, |m| file.read_exact(m)),
         |m| &m[..len],

@@ -599,6 +599,14 @@ pub fn bytes_in_huge_pages(
     filled_huge_map(len, fill)?.make_read_only()
 }
 
+/// A copy of `bytes` in [`bytes_in_huge_pages`].
+pub fn copy_to_huge_pages(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    bytes_in_huge_pages(bytes.len(), |m| {
+        m.copy_from_slice(bytes);
+        Ok(())
+    })
+}
+
 pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
     let map = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
     #[cfg(target_os = "linux")]
