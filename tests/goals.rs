@@ -684,3 +684,39 @@ fn goal_length_studies() {
         stderr(&out)
     );
 }
+
+/// A goal table that cannot be used — one byte flipped, or truncated — stops `solve --goal`
+/// with exit 2 and a message naming the file and what is wrong; the file is left as it was
+/// (the loader into huge-page memory checks it as the heap loader did).
+#[test]
+fn damaged_goal_tables_are_reported_never_rebuilt() {
+    let good = test_dir("goals-damaged-good");
+    let g = good.to_str().unwrap();
+    assert_eq!(
+        solve_goal(g, "R U F", &["--goal", "cross"])["optimal"],
+        true
+    );
+    let name = std::fs::read_dir(&good)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("goal-") && n.ends_with(".pdb"))
+        .expect("the cross table");
+    let table = std::fs::read(good.join(&name)).unwrap();
+    let mut flipped = table.clone();
+    let last = flipped.len() - 1000;
+    flipped[last] ^= 0xff;
+    let truncated = table[..table.len() - 100].to_vec();
+    for (case, bytes, what) in [
+        ("flipped", &flipped, "checksum"),
+        ("truncated", &truncated, "size"),
+    ] {
+        let dir = test_dir(&format!("goals-damaged-{case}"));
+        std::fs::write(dir.join(&name), bytes).unwrap();
+        let d = dir.to_str().unwrap();
+        let o = optcube(&["solve", "R U F", "--goal", "cross", "--pdb-dir", d]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{case}: {e}");
+        assert!(e.contains(&name) && e.contains(what), "{case}: {e}");
+        assert_eq!(&std::fs::read(dir.join(&name)).unwrap(), bytes, "{case}");
+    }
+}
