@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use crate::pdb::table::{NibbleTable, UNKNOWN, prefetch};
+use crate::pdb::table::{NibbleTable, UNKNOWN, copy_to_huge_pages, prefetch};
 
 /// A store of distances that several threads may fill at once.
 pub trait Cells: Sync {
@@ -88,11 +88,11 @@ impl Mod3Cells {
     /// The finished table of `entries` entries, with its histogram (entries per exact
     /// distance, as the BFS counted them). Entries never reached stay 3.
     pub fn into_table(self, entries: u64, histogram: Vec<u64>) -> Mod3Table {
-        let bytes = (self.0.into_iter())
+        let bytes: Vec<u8> = (self.0.into_iter())
             .flat_map(|w| w.into_inner().to_le_bytes())
             .take(entries.div_ceil(4) as usize)
             .collect();
-        Mod3Table { bytes, histogram }
+        Mod3Table::from_bytes(bytes, entries as usize, histogram)
     }
 }
 
@@ -147,9 +147,13 @@ impl Cells for Mod3Cells {
 
 /// A finished table of distances mod 3, four entries per byte (entry `i` in bits
 /// `2*(i%4)..`), with the entries per exact distance counted when it was built.
+///
+/// The bytes live in huge-page memory ([`copy_to_huge_pages`]): the phase-1 table (35 MB) is
+/// read at random by every node of the two-phase and coset searches, and in 4 KB pages nearly
+/// every read would also miss the TLB.
 #[derive(Default)]
 pub struct Mod3Table {
-    bytes: Vec<u8>,
+    bytes: Option<memmap2::Mmap>,
     /// `histogram[d]`: number of entries at distance `d`.
     histogram: Vec<u64>,
 }
@@ -158,18 +162,19 @@ impl Mod3Table {
     /// Distance mod 3 of entry `i`.
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {
-        (self.bytes[i >> 2] >> ((i & 3) * 2)) & 3
+        (self.bytes()[i >> 2] >> ((i & 3) * 2)) & 3
     }
     /// Hints that entry `i` will be read soon.
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
-        if let Some(b) = self.bytes.get(i >> 2) {
+        if let Some(b) = self.bytes().get(i >> 2) {
             prefetch(b);
         }
     }
-    /// The packed table.
+    /// The packed table (empty before one is built or read).
+    #[inline(always)]
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        self.bytes.as_deref().unwrap_or(&[])
     }
     /// Entries per exact distance, counted while building.
     pub fn histogram(&self) -> &[u64] {
@@ -183,6 +188,9 @@ impl Mod3Table {
             entries.div_ceil(4),
             "2-bit table of {entries} entries"
         );
+        // (An empty table keeps no mapping: a mapping is at least one byte long.)
+        let bytes = (!bytes.is_empty())
+            .then(|| copy_to_huge_pages(&bytes).expect("anonymous memory for a 2-bit table"));
         Mod3Table { bytes, histogram }
     }
 }

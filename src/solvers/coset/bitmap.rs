@@ -1,8 +1,10 @@
 //! The coset bitmap: one bit per element of H ([`super::index`] says where), and the prepass
 //! that extends a set of elements by every move of H.
 //!
-//! Pages are allocated on first write, so a run that stops at a small depth touches little
-//! memory; a full bitmap is 40320 pages of 80,640 bytes (3.25 GB).
+//! The pages lie in one anonymous mapping advised to use huge pages: a seed's bit lands on a
+//! random word of 3.25 GB, and in 4 KB pages nearly every write would also miss the TLB. The
+//! kernel gives memory on first touch, so a run that stops at a small depth touches little; a
+//! full bitmap is 40320 pages of 80,640 bytes (3.25 GB).
 //!
 //! The prepass reads one bitmap and writes a new one: `next = cur ∪ cur·m` for the ten moves m
 //! of H. Each target page is computed by one thread from its own page in `cur` and its ten
@@ -10,7 +12,9 @@
 //! a half turn's is rearranged ([`Moves::rearrange`]). Reading `cur` while writing `next` keeps
 //! the depths apart: an element gets one move per prepass, never two.
 //!
-//! Invariants: bits 12..16 of every word are 0; `Bitmap::counts` holds each page's number of
+//! Invariants: bits 12..16 of every word of a live page are 0; a page that is not live reads as
+//! empty, whatever its memory holds (a prepass writes into the memory of an earlier depth's
+//! bitmap), and is zeroed when it becomes live; `Bitmap::counts` holds each page's number of
 //! set bits as of the last [`Bitmap::recount`] or prepass.
 
 use std::sync::OnceLock;
@@ -20,10 +24,9 @@ use rayon::prelude::*;
 
 use super::index::{BITS, Moves, PAGES, WORD_MASK, WORDS, e4_at, half};
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
+use crate::pdb::table::huge_page_memory;
 
-type Page = Box<[AtomicU16]>;
-
-/// The page every unallocated page reads as.
+/// The page every page that is not live reads as.
 static ZERO: [AtomicU16; WORDS] = [const { AtomicU16::new(0) }; WORDS];
 
 /// Bits in a full page.
@@ -31,10 +34,22 @@ const FULL: u32 = (WORDS * BITS) as u32;
 
 /// A set of elements of H.
 pub struct Bitmap {
-    pages: Vec<OnceLock<Page>>,
+    /// Kept only to keep the memory alive; reads and writes go through `ptr`.
+    _map: memmap2::MmapMut,
+    /// `PAGES * WORDS` words, page `c` at `c * WORDS`.
+    ptr: *const AtomicU16,
+    /// The pages that hold elements of this set (see the module's invariants).
+    live: Vec<OnceLock<()>>,
+    /// The memory is as the kernel gave it (all zero), never written by a prepass.
+    fresh: bool,
     /// Set bits per page (see the module's invariants).
     counts: Vec<u32>,
 }
+
+// SAFETY: `ptr` points into the mapping owned by `_map`, which is only ever accessed through
+// atomics.
+unsafe impl Send for Bitmap {}
+unsafe impl Sync for Bitmap {}
 
 impl Default for Bitmap {
     fn default() -> Self {
@@ -51,28 +66,50 @@ pub fn set_bit(word: &AtomicU16, bit: u16) {
     }
 }
 
-fn new_page() -> Page {
-    (0..WORDS).map(|_| AtomicU16::new(0)).collect()
-}
-
 impl Bitmap {
-    /// The empty set (no memory beyond the page table).
+    /// The empty set (address space only: the kernel gives memory as pages are written).
     pub fn new() -> Bitmap {
+        let mut map =
+            huge_page_memory(PAGES * WORDS * 2).expect("anonymous memory for a coset bitmap");
+        let ptr = map.as_mut_ptr().cast();
         Bitmap {
-            pages: (0..PAGES).map(|_| OnceLock::new()).collect(),
+            _map: map,
+            ptr,
+            live: (0..PAGES).map(|_| OnceLock::new()).collect(),
+            fresh: true,
             counts: vec![0; PAGES],
         }
     }
 
+    /// Page `c`'s memory, whether live or not.
     #[inline(always)]
-    fn page(&self, c: usize) -> &[AtomicU16] {
-        self.pages[c].get().map_or(&ZERO[..], |p| &p[..])
+    fn memory(&self, c: usize) -> &[AtomicU16] {
+        debug_assert!(c < PAGES);
+        // SAFETY: the mapping holds PAGES * WORDS words (u16 and AtomicU16 share their layout)
+        // for as long as self lives, and is only accessed through atomics.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(c * WORDS), WORDS) }
     }
 
-    /// The word of page `c` (allocated if need be) that holds the elements with U/D edges `e8`.
+    #[inline(always)]
+    fn page(&self, c: usize) -> &[AtomicU16] {
+        match self.live[c].get() {
+            Some(()) => self.memory(c),
+            None => &ZERO[..],
+        }
+    }
+
+    /// The word of page `c` (made live if need be) that holds the elements with U/D edges `e8`.
     #[inline(always)]
     pub fn word(&self, c: usize, e8: usize) -> &AtomicU16 {
-        &self.pages[c].get_or_init(new_page)[e8]
+        let page = self.memory(c);
+        self.live[c].get_or_init(|| {
+            if !self.fresh {
+                for w in page {
+                    w.store(0, Relaxed);
+                }
+            }
+        });
+        &page[e8]
     }
 
     /// Is the element in the set?
@@ -82,13 +119,15 @@ impl Bitmap {
 
     /// Counts the set bits of every page again (after bits were set); returns the total.
     pub fn recount(&mut self) -> u64 {
-        let pages = &self.pages;
+        let pages = &*self;
         self.counts = (0..PAGES)
             .into_par_iter()
             .map(|c| {
-                pages[c]
-                    .get()
-                    .map_or(0, |p| p.iter().map(|w| w.load(Relaxed).count_ones()).sum())
+                pages
+                    .page(c)
+                    .iter()
+                    .map(|w| w.load(Relaxed).count_ones())
+                    .sum()
             })
             .collect();
         self.total()
@@ -101,33 +140,41 @@ impl Bitmap {
 
     /// Memory held by allocated pages, in bytes.
     pub fn bytes(&self) -> u64 {
-        let pages = self.pages.iter().filter(|p| p.get().is_some()).count();
+        let pages = self.live.iter().filter(|p| p.get().is_some()).count();
         (pages * WORDS * 2) as u64
     }
 
     /// The set extended by every move of H: `self ∪ {g·m}` (see the module docs), written into
-    /// the pages of `spare` (whatever they hold; they save allocating and zeroing memory).
+    /// the memory of `spare` (whatever it holds; reusing it saves the kernel's zeroing).
     pub fn prepass(&self, t: &Moves, spare: Bitmap) -> Bitmap {
-        let spare: Vec<Option<Page>> = spare.pages.into_iter().map(|p| p.into_inner()).collect();
-        let pages: Vec<(OnceLock<Page>, u32)> = spare
+        let pages: Vec<(bool, u32)> = (0..PAGES)
             .into_par_iter()
-            .enumerate()
-            .map(|(c, page)| self.prepass_page(t, c, page))
+            .map(|c| self.prepass_page(t, c, spare.memory(c)))
             .collect();
-        let (pages, counts) = pages.into_iter().unzip();
-        Bitmap { pages, counts }
+        let live = (pages.iter())
+            .map(|&(live, _)| {
+                let page = OnceLock::new();
+                if live {
+                    let _ = page.set(());
+                }
+                page
+            })
+            .collect();
+        Bitmap {
+            live,
+            fresh: false,
+            counts: pages.iter().map(|&(_, n)| n).collect(),
+            ..spare
+        }
     }
 
-    /// One target page of the prepass, written into `spare` if there is one, and its count.
-    fn prepass_page(&self, t: &Moves, c: usize, spare: Option<Page>) -> (OnceLock<Page>, u32) {
-        let out = OnceLock::new();
+    /// One target page of the prepass, written into `page`: whether it is live, and its count.
+    fn prepass_page(&self, t: &Moves, c: usize, page: &[AtomicU16]) -> (bool, u32) {
         if self.counts[c] == FULL {
-            let page = spare.unwrap_or_else(new_page);
             for w in page.iter() {
                 w.store(WORD_MASK, Relaxed);
             }
-            let _ = out.set(page);
-            return (out, FULL);
+            return (true, FULL);
         }
         // The non-empty neighbours, the U/D turns' apart from the half turns'.
         let mut copied: [(&[AtomicU16], usize); N_P2_MOVES] = [(&ZERO[..], 0); N_P2_MOVES];
@@ -147,11 +194,10 @@ impl Bitmap {
             }
         }
         if n_copied + n_mapped == 0 && self.counts[c] == 0 {
-            return (out, 0);
+            return (false, 0);
         }
         let (copied, mapped) = (&copied[..n_copied], &mapped[..n_mapped]);
         let own = self.page(c);
-        let page = spare.unwrap_or_else(new_page);
         let parity_c = t.parity8[c];
         let mut count = 0;
         for (e8, row) in t.mv.ud_edges.chunks_exact(N_P2_MOVES).enumerate() {
@@ -175,8 +221,7 @@ impl Bitmap {
             page[e8].store(w, Relaxed);
             count += w.count_ones();
         }
-        let _ = out.set(page);
-        (out, count)
+        (true, count)
     }
 
     /// Calls `f(c, e8, e4)` for every element in the set (`present`), or for every element not

@@ -1,39 +1,57 @@
-//! For every entry of the phase-1 table, the moves that bring its position one move closer to H:
-//! what lets the phase-1 walk step through a node with no slack without looking up its children.
+//! For every entry of the phase-1 table, the moves that bring its position one move closer to H
+//! and the moves that keep its distance: what lets the phase-1 walk step through a node with no
+//! slack, or one move of slack, without looking up its children.
 //!
 //! Below a node whose phase-1 distance equals the moves it has left, only the children one move
-//! closer can lead to a seed, and they have no slack either. Most nodes of a deep walk are such
-//! nodes; without the masks each costs a table lookup for every one of its 13 or so children
-//! (two dependent cache misses each), with them one lookup of its own mask.
+//! closer can lead to a seed, and they have no slack either; below a node with one move of
+//! slack, only the children closer or as far. Most nodes of a deep walk are such nodes; without
+//! the masks each costs a table lookup for every one of its 13 or so children (two dependent
+//! cache misses each), with them one lookup of its own masks.
 //!
 //! The table is symmetry-reduced: a node `x` is read at the entry of `S_s · x · S_s⁻¹` for the
 //! symmetry `s` of its flip and slice. The child of `x` by move `m` is the child of that position
 //! by the move `S_s M_m S_s⁻¹`, so a mask kept for the entry's position is turned into `x`'s by
 //! mapping each move back ([`DownMasks::moves`]).
 //!
-//! Invariant: `moves(index, s)` of a node is exactly the set of moves whose child has a residue
-//! one less (mod 3) than the node's, which for exact distances means one move closer (checked
-//! by a test against lookups of every child).
+//! Invariant: `moves(index, s)` of a node is exactly the pair (the moves whose child has a
+//! residue one less (mod 3) than the node's, the moves whose child has the node's residue),
+//! which for exact distances means one move closer and as far (checked by a test against
+//! lookups of every child).
 
 use rayon::prelude::*;
 
 use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
 use crate::coord::{MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
+use crate::pdb::table::huge_page_memory;
 use crate::solvers::twophase::TwoPhase;
 
-/// The masks of one two-phase solver's phase-1 table (564 MB).
+/// The masks of one two-phase solver's phase-1 table (1.13 GB: the moves one closer in bits
+/// 0..18 of an entry, the moves as far in bits 32..50; in huge-page memory, since they are
+/// read at random, and in 4 KB pages nearly every read would also miss the TLB).
 pub struct DownMasks {
-    masks: Vec<u32>,
+    /// Kept only to keep the memory alive; reads go through `ptr`.
+    _map: memmap2::Mmap,
+    ptr: *const u64,
+    len: usize,
     /// `conj[s][half][nine bits]`: the node's moves for a mask's low or high nine moves.
     conj: Box<[[[u32; 512]; 2]; N_SYM_UD]>,
 }
+
+// SAFETY: `ptr` points into the read-only mapping owned by `_map`.
+unsafe impl Send for DownMasks {}
+unsafe impl Sync for DownMasks {}
 
 impl DownMasks {
     /// Computes every entry's mask (140,908,410 entries, 18 lookups each, in parallel).
     pub fn build(tp: &TwoPhase) -> DownMasks {
         let mv = MoveTables::get();
         let classes = flipslice_classes(false);
-        let mut masks = vec![0u32; classes.len() * N_TWIST];
+        let len = classes.len() * N_TWIST;
+        let mut map = huge_page_memory(len * 8).expect("anonymous memory for the phase-1 masks");
+        // SAFETY: the mapping is at least `len` u64s, page-aligned, and only this slice refers
+        // to it while it is written.
+        let masks: &mut [u64] =
+            unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast(), len) };
         masks
             .par_chunks_mut(N_TWIST)
             .enumerate()
@@ -43,14 +61,18 @@ impl DownMasks {
                 for (twist, mask) in out.iter_mut().enumerate() {
                     let own = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
                     let closer = (own + 2) % 3;
+                    *mask = 0;
                     for m in 0..N_MOVES {
                         let i = tp.phase1_index(
                             mv.flip[flip * N_MOVES + m] as usize,
                             mv.twist[twist * N_MOVES + m] as usize,
                             mv.slice_sorted[slice * N_MOVES + m] as usize,
                         );
-                        if tp.phase1_residue(i) == closer {
+                        let r = tp.phase1_residue(i);
+                        if r == closer {
                             *mask |= 1 << m;
+                        } else if r == own {
+                            *mask |= 1 << (m + 32);
                         }
                     }
                 }
@@ -69,22 +91,39 @@ impl DownMasks {
                 }
             }
         }
-        DownMasks { masks, conj }
+        let map = map
+            .make_read_only()
+            .expect("the phase-1 masks made read-only");
+        let ptr = map.as_ptr().cast();
+        DownMasks {
+            _map: map,
+            ptr,
+            len,
+            conj,
+        }
     }
 
-    /// The moves one closer to H from a node read at table `index` with symmetry `s`
-    /// (`TwoPhase::phase1_index_sym`).
+    /// Every entry's masks.
     #[inline(always)]
-    pub fn moves(&self, index: u32, s: u8) -> u32 {
-        let mask = self.masks[index as usize];
+    fn masks(&self) -> &[u64] {
+        // SAFETY: `ptr` points at `len` u64s of the read-only mapping that `_map` keeps alive.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// The moves one closer to H, and the moves as far, from a node read at table `index` with
+    /// symmetry `s` (`TwoPhase::phase1_index_sym`).
+    #[inline(always)]
+    pub fn moves(&self, index: u32, s: u8) -> (u32, u32) {
+        let masks = self.masks()[index as usize];
         let t = &self.conj[s as usize];
-        t[0][(mask & 511) as usize] | t[1][(mask >> 9) as usize]
+        let map = |mask: u64| t[0][(mask & 511) as usize] | t[1][(mask >> 9 & 511) as usize];
+        (map(masks), map(masks >> 32))
     }
 
     /// Hints that the mask at `index` will be read soon.
     #[inline(always)]
     pub fn prefetch(&self, index: u32) {
-        if let Some(m) = self.masks.get(index as usize) {
+        if let Some(m) = self.masks().get(index as usize) {
             crate::pdb::table::prefetch(m);
         }
     }

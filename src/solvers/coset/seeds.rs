@@ -18,7 +18,8 @@
 //!   The tests check that the counts with and without the cut are the same.
 //!
 //! A node with no slack (its distance to H equals the moves it has left) walks only the moves
-//! one closer, read from its mask ([`DownMasks`]); other nodes look every child up.
+//! one closer, and a node with one move of slack only the moves closer or as far, read from its
+//! masks ([`DownMasks`]); other nodes look every child up.
 //!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
 //! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written `QUEUE` seeds
@@ -179,16 +180,22 @@ impl<'a> Walker<'a> {
             }
             return;
         }
-        if n.dist == togo {
-            // No slack: only the moves one closer, whose children have no slack either; their
-            // masks are asked for before any is walked.
-            let mut moves = self.masks.moves(n.index, n.sym) & allowed;
+        if togo - n.dist <= 1 {
+            // No slack: only the moves one closer, whose children have no slack either. One
+            // move of slack: only the moves closer or as far. Both read from the node's masks,
+            // and the children's masks are asked for before any is walked.
+            let (down, same) = self.masks.moves(n.index, n.sym);
+            let mut moves = if n.dist == togo { down } else { down | same } & allowed;
             let mut kids = [n; N_MOVES];
             let mut count = 0;
             while moves != 0 {
                 let m = moves.trailing_zeros() as usize;
                 moves &= moves - 1;
-                let mut child = self.child(&n, m, rest);
+                let dist = n.dist - (down >> m & 1) as u8;
+                if self.cut && dist < rest && rest + dist < SHORT_LOOP {
+                    continue;
+                }
+                let mut child = self.child(&n, m, dist);
                 if rest >= 2 {
                     (child.index, child.sym) = tp.phase1_index_sym(
                         child.flip as usize,
@@ -228,6 +235,7 @@ impl<'a> Walker<'a> {
             index[m] = tp.phase1_index_sym(flip as usize, twist as usize, slice as usize);
             tp.phase1_prefetch(index[m].0 as usize);
         }
+        let (mut kids, mut count) = ([n; N_MOVES], 0);
         let mut bits = allowed;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
@@ -238,6 +246,14 @@ impl<'a> Walker<'a> {
             }
             let mut child = self.child(&n, m, dist);
             (child.index, child.sym) = index[m];
+            if rest >= 2 && rest - dist <= 1 {
+                // It will read its masks.
+                self.masks.prefetch(child.index);
+            }
+            kids[count] = child;
+            count += 1;
+        }
+        for &child in &kids[..count] {
             self.walk(child, rest);
         }
     }

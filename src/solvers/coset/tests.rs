@@ -168,10 +168,10 @@ fn the_short_loop_cut_loses_no_element() {
     }
 }
 
-/// A node's mask (the table position's, mapped through the node's symmetry) is exactly the set
-/// of moves whose child's residue is one less, looked up child by child.
+/// A node's masks (the table position's, mapped through the node's symmetry) are exactly the
+/// sets of moves whose child's residue is one less and the same, looked up child by child.
 #[test]
-fn masks_are_the_moves_one_closer() {
+fn masks_are_the_moves_one_closer_and_as_far() {
     let s = solver();
     let (tp, mv) = (&s.tp, crate::coord::MoveTables::get());
     let mut rng = Rng::new(17);
@@ -183,8 +183,9 @@ fn masks_are_the_moves_one_closer() {
             coord::slice_sorted(&x.ep()) as usize,
         );
         let (i, sym) = tp.phase1_index_sym(flip, twist, slice);
-        let closer = (tp.phase1_residue(i as usize) + 2) % 3;
-        let mut want = 0u32;
+        let own = tp.phase1_residue(i as usize);
+        let closer = (own + 2) % 3;
+        let (mut want, mut same) = (0u32, 0u32);
         for m in 0..18 {
             let j = tp.phase1_index(
                 mv.flip[flip * 18 + m] as usize,
@@ -194,8 +195,11 @@ fn masks_are_the_moves_one_closer() {
             if tp.phase1_residue(j) == closer {
                 want |= 1 << m;
             }
+            if tp.phase1_residue(j) == own {
+                same |= 1 << m;
+            }
         }
-        assert_eq!(s.masks.moves(i, sym), want, "{x:?}");
+        assert_eq!(s.masks.moves(i, sym), (want, same), "{x:?}");
     }
 }
 
