@@ -185,7 +185,7 @@ impl<'a> Walker<'a> {
             // move of slack: only the moves closer or as far. Both read from the node's masks,
             // and the children's masks are asked for before any is walked.
             let (down, same) = self.masks.moves(n.index, n.sym);
-            let mut moves = if n.dist == togo { down } else { down | same } & allowed;
+            let mut moves = (if n.dist == togo { down } else { down | same }) & allowed;
             let mut kids = [n; N_MOVES];
             let mut count = 0;
             while moves != 0 {
