@@ -9,8 +9,12 @@
 //! The prepass reads one bitmap and writes a new one: `next = cur ∪ cur·m` for the ten moves m
 //! of H. Each target page is computed by one thread from its own page in `cur` and its ten
 //! neighbour pages (`target · m`), word by word; a word of a U or D turn's neighbour is copied,
-//! a half turn's is rearranged ([`Moves::rearrange`]). Reading `cur` while writing `next` keeps
-//! the depths apart: an element gets one move per prepass, never two.
+//! a half turn's is rearranged ([`Moves::rearrange`]). That gather reads every word of a
+//! neighbour, set or not, so a *sparse* neighbour (fewer than [`SPARSE`] bits, as are all pages
+//! up to about depth 15) is left out of it: once every target page is written, each sparse page
+//! is scanned once, four words at a time, and its set words are or-ed into its ten targets
+//! (the word moved by the inverse move), and those targets are counted again. Reading `cur`
+//! while writing `next` keeps the depths apart: an element gets one move per prepass, never two.
 //!
 //! Invariants: bits 12..16 of every word of a live page are 0; a page that is not live reads as
 //! empty, whatever its memory holds (a prepass writes into the memory of an earlier depth's
@@ -18,7 +22,7 @@
 //! set bits as of the last [`Bitmap::recount`] or prepass.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -26,11 +30,56 @@ use super::index::{BITS, Moves, PAGES, WORD_MASK, WORDS, e4_at, half};
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
 use crate::pdb::table::huge_page_memory;
 
-/// The page every page that is not live reads as.
-static ZERO: [AtomicU16; WORDS] = [const { AtomicU16::new(0) }; WORDS];
+/// The page every page that is not live reads as (aligned as the pages are, see [`words64`]).
+#[repr(C, align(8))]
+struct Zero([AtomicU16; WORDS]);
+static ZERO: Zero = Zero([const { AtomicU16::new(0) }; WORDS]);
 
 /// Bits in a full page.
 const FULL: u32 = (WORDS * BITS) as u32;
+
+/// Pages with fewer set bits than this are spread by the prepass from the page itself to its
+/// ten targets; denser pages are gathered by each target. A sparse page's words cost one
+/// scan and a write per set word and move, instead of a read per target word and move.
+const SPARSE: u32 = (WORDS / 8) as u32;
+
+/// `INVERSE[k]`: the phase-2 move undoing phase-2 move `k` (U and U', D and D', half turns
+/// themselves).
+const INVERSE: [usize; N_P2_MOVES] = {
+    let mut inv = [0; N_P2_MOVES];
+    let mut k = 0;
+    while k < N_P2_MOVES {
+        let m = P2_MOVES[k];
+        let undo = m - m % 3 + (2 - m % 3);
+        let mut j = 0;
+        while P2_MOVES[j] != undo {
+            j += 1;
+        }
+        inv[k] = j;
+        k += 1;
+    }
+    inv
+};
+
+const _: () = assert!(WORDS.is_multiple_of(4));
+
+/// A page's words four at a time (a page is 80,640 bytes, so every page starts on 8 bytes).
+/// Only for pages no thread writes meanwhile: mixed-size atomic accesses must not race.
+#[inline(always)]
+fn words64(page: &[AtomicU16]) -> &[AtomicU64] {
+    debug_assert_eq!(page.as_ptr() as usize % 8, 0);
+    // SAFETY: WORDS is a multiple of 4 and the page is 8-byte aligned (see above); the words
+    // are only accessed through atomics.
+    unsafe { std::slice::from_raw_parts(page.as_ptr().cast(), page.len() / 4) }
+}
+
+/// Set bits in a page (bits 12..16 of each word are 0).
+fn popcount(page: &[AtomicU16]) -> u32 {
+    words64(page)
+        .iter()
+        .map(|w| w.load(Relaxed).count_ones())
+        .sum()
+}
 
 /// A set of elements of H.
 pub struct Bitmap {
@@ -57,11 +106,11 @@ impl Default for Bitmap {
     }
 }
 
-/// Sets `bit` in `word`, safe from several threads at once. The locked write is skipped when
-/// the bit is already there, which deep seeds mostly find.
+/// Sets the bits `bit` in `word`, safe from several threads at once. The locked write is
+/// skipped when they are already there, which deep seeds mostly find.
 #[inline(always)]
 pub fn set_bit(word: &AtomicU16, bit: u16) {
-    if word.load(Relaxed) & bit == 0 {
+    if word.load(Relaxed) & bit != bit {
         word.fetch_or(bit, Relaxed);
     }
 }
@@ -94,7 +143,7 @@ impl Bitmap {
     fn page(&self, c: usize) -> &[AtomicU16] {
         match self.live[c].get() {
             Some(()) => self.memory(c),
-            None => &ZERO[..],
+            None => &ZERO.0[..],
         }
     }
 
@@ -122,15 +171,17 @@ impl Bitmap {
         let pages = &*self;
         self.counts = (0..PAGES)
             .into_par_iter()
-            .map(|c| {
-                pages
-                    .page(c)
-                    .iter()
-                    .map(|w| w.load(Relaxed).count_ones())
-                    .sum()
+            .map(|c| match pages.live[c].get() {
+                Some(()) => popcount(pages.memory(c)),
+                None => 0,
             })
             .collect();
         self.total()
+    }
+
+    /// Set bits of page `c` as of the last count.
+    pub fn counts_of(&self, c: usize) -> u32 {
+        self.counts[c]
     }
 
     /// Elements in the set (as of the last count).
@@ -147,12 +198,18 @@ impl Bitmap {
     /// The set extended by every move of H: `self ∪ {g·m}` (see the module docs), written into
     /// the memory of `spare` (whatever it holds; reusing it saves the kernel's zeroing).
     pub fn prepass(&self, t: &Moves, spare: Bitmap) -> Bitmap {
-        let pages: Vec<(bool, u32)> = (0..PAGES)
+        // Dense sources are gathered by each target page; sparse ones then scattered into
+        // their targets; the targets of sparse sources are counted again at the end.
+        let pages: Vec<(bool, u32, bool)> = (0..PAGES)
             .into_par_iter()
             .map(|c| self.prepass_page(t, c, spare.memory(c)))
             .collect();
+        (0..PAGES)
+            .into_par_iter()
+            .filter(|&s| self.counts[s] > 0 && self.counts[s] < SPARSE)
+            .for_each(|s| self.scatter(t, s, &spare));
         let live = (pages.iter())
-            .map(|&(live, _)| {
+            .map(|&(live, _, _)| {
                 let page = OnceLock::new();
                 if live {
                     let _ = page.set(());
@@ -160,44 +217,61 @@ impl Bitmap {
                 page
             })
             .collect();
+        let counts = (0..PAGES)
+            .into_par_iter()
+            .map(|c| match pages[c] {
+                (true, _, true) => popcount(spare.memory(c)),
+                (_, n, _) => n,
+            })
+            .collect();
         Bitmap {
             live,
             fresh: false,
-            counts: pages.iter().map(|&(_, n)| n).collect(),
+            counts,
             ..spare
         }
     }
 
-    /// One target page of the prepass, written into `page`: whether it is live, and its count.
-    fn prepass_page(&self, t: &Moves, c: usize, page: &[AtomicU16]) -> (bool, u32) {
+    /// One target page of the prepass, written into `page` from its own page and its dense
+    /// neighbours: whether it is live, its count (without the sparse neighbours), and whether
+    /// a sparse neighbour will scatter into it.
+    fn prepass_page(&self, t: &Moves, c: usize, page: &[AtomicU16]) -> (bool, u32, bool) {
         if self.counts[c] == FULL {
             for w in page.iter() {
                 w.store(WORD_MASK, Relaxed);
             }
-            return (true, FULL);
+            return (true, FULL, false);
         }
-        // The non-empty neighbours, the U/D turns' apart from the half turns'.
-        let mut copied: [(&[AtomicU16], usize); N_P2_MOVES] = [(&ZERO[..], 0); N_P2_MOVES];
+        // The dense non-empty neighbours, the U/D turns' apart from the half turns'.
+        let mut copied: [(&[AtomicU16], usize); N_P2_MOVES] = [(&ZERO.0[..], 0); N_P2_MOVES];
         let mut mapped = copied;
-        let (mut n_copied, mut n_mapped) = (0, 0);
+        let (mut n_copied, mut n_mapped, mut sparse) = (0, 0, false);
         for k in 0..N_P2_MOVES {
             let from = t.mv.corners[c * N_MOVES + P2_MOVES[k]] as usize;
-            if self.counts[from] == 0 {
-                continue;
-            }
-            if t.keeps_slice(k) {
-                copied[n_copied] = (self.page(from), k);
-                n_copied += 1;
-            } else {
-                mapped[n_mapped] = (self.page(from), k);
-                n_mapped += 1;
+            match self.counts[from] {
+                0 => continue,
+                n if n < SPARSE => sparse = true,
+                _ if t.keeps_slice(k) => {
+                    copied[n_copied] = (self.page(from), k);
+                    n_copied += 1;
+                }
+                _ => {
+                    mapped[n_mapped] = (self.page(from), k);
+                    n_mapped += 1;
+                }
             }
         }
-        if n_copied + n_mapped == 0 && self.counts[c] == 0 {
-            return (false, 0);
+        if n_copied + n_mapped == 0 && !sparse && self.counts[c] == 0 {
+            return (false, 0, false);
         }
         let (copied, mapped) = (&copied[..n_copied], &mapped[..n_mapped]);
         let own = self.page(c);
+        if copied.is_empty() && mapped.is_empty() {
+            for (dst, src) in page.iter().zip(own) {
+                dst.store(src.load(Relaxed), Relaxed);
+            }
+            return (true, self.counts[c], sparse);
+        }
         let parity_c = t.parity8[c];
         let mut count = 0;
         for (e8, row) in t.mv.ud_edges.chunks_exact(N_P2_MOVES).enumerate() {
@@ -221,7 +295,38 @@ impl Bitmap {
             page[e8].store(w, Relaxed);
             count += w.count_ones();
         }
-        (true, count)
+        (true, count, sparse)
+    }
+
+    /// The prepass of a sparse page `s`: each of its words is moved by the inverse of each
+    /// move of H to its target, in the pages of `next` (which [`Bitmap::prepass_page`] has
+    /// made ready), and or-ed in there.
+    fn scatter(&self, t: &Moves, s: usize, next: &Bitmap) {
+        let src = self.page(s);
+        let mut targets: [(&[AtomicU16], usize, u8); N_P2_MOVES] =
+            [(&ZERO.0[..], 0, 0); N_P2_MOVES];
+        for (k, target) in targets.iter_mut().enumerate() {
+            let c = t.mv.corners[s * N_MOVES + P2_MOVES[INVERSE[k]]] as usize;
+            *target = (next.memory(c), k, t.parity8[c]);
+        }
+        for (e8s, chunk) in words64(src).iter().enumerate() {
+            let mut four = chunk.load(Relaxed);
+            while four != 0 {
+                let lane = four.trailing_zeros() as usize / 16;
+                let w = (four >> (16 * lane)) as u16;
+                four &= !(0xffff << (16 * lane));
+                let row = &t.mv.ud_edges[(4 * e8s + lane) * N_P2_MOVES..][..N_P2_MOVES];
+                for &(page, k, parity_c) in &targets {
+                    let e8 = row[INVERSE[k]] as usize;
+                    let bits = if t.keeps_slice(k) {
+                        w
+                    } else {
+                        t.rearrange(k, parity_c ^ t.parity8[e8], w)
+                    };
+                    set_bit(&page[e8], bits);
+                }
+            }
+        }
     }
 
     /// Calls `f(c, e8, e4)` for every element in the set (`present`), or for every element not

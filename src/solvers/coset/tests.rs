@@ -215,3 +215,48 @@ fn a_stopped_run_keeps_only_finished_depths() {
     let (r, _) = s.run(&Cube::SOLVED, &options(2, 2));
     assert!(!r.interrupted && r.rows.len() == 3);
 }
+
+/// The prepass adds exactly one move of H to each element, checked against cubies, for a set
+/// with a dense page (gathered by its targets), sparse pages next to it (scattered into some of
+/// the same targets) and sparse pages elsewhere.
+#[test]
+fn the_prepass_adds_one_move_of_h_to_dense_and_sparse_pages() {
+    use std::collections::HashSet;
+    let t = Moves::get();
+    let mut rng = Rng::new(52);
+    let c0 = 1234;
+    let mut pages = vec![c0; 7000];
+    for &m in &coord::P2_MOVES {
+        let next = t.mv.corners[c0 * coord::N_MOVES + m] as usize;
+        pages.extend([next; 30]);
+    }
+    pages.extend((0..300).map(|_| rng.below(index::PAGES as u64) as usize));
+    let mut set = HashSet::new();
+    let mut map = Bitmap::new();
+    for c in pages {
+        let e8 = rng.below(index::WORDS as u64) as usize;
+        let bit = rng.below(index::BITS as u64) as usize;
+        let e4 = index::e4_at(t.parity8[c] ^ t.parity8[e8], bit);
+        bitmap::set_bit(map.word(c, e8), 1 << index::half()[e4].1);
+        set.insert(index::element(c, e8, e4));
+    }
+    map.recount();
+    assert!(map.counts_of(c0) > 5000, "a dense page");
+    let mut want = set.clone();
+    for g in &set {
+        want.extend(
+            coord::P2_MOVES
+                .iter()
+                .map(|&m| g.apply(Move::from_index(m))),
+        );
+    }
+    let mut next = map.prepass(t, Bitmap::new());
+    let mut got = HashSet::new();
+    next.for_each(t, true, |c, e8, e4| {
+        got.insert(index::element(c, e8, e4));
+    });
+    assert_eq!(got.len(), want.len());
+    assert!(got == want, "the prepass's set differs");
+    assert_eq!(next.total(), want.len() as u64);
+    assert_eq!(next.recount(), want.len() as u64);
+}
