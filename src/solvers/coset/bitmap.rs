@@ -179,6 +179,12 @@ impl Bitmap {
         self.total()
     }
 
+    /// Is page `c` non-empty and sparse, so that the prepass scatters it (see the module docs)?
+    #[inline(always)]
+    fn sparse(&self, c: usize) -> bool {
+        (1..SPARSE).contains(&self.counts[c])
+    }
+
     /// Set bits of page `c` as of the last count.
     pub fn counts_of(&self, c: usize) -> u32 {
         self.counts[c]
@@ -206,7 +212,7 @@ impl Bitmap {
             .collect();
         (0..PAGES)
             .into_par_iter()
-            .filter(|&s| self.counts[s] > 0 && self.counts[s] < SPARSE)
+            .filter(|&s| self.sparse(s))
             .for_each(|s| self.scatter(t, s, &spare));
         let live = (pages.iter())
             .map(|&(live, _, _)| {
@@ -250,7 +256,7 @@ impl Bitmap {
             let from = t.mv.corners[c * N_MOVES + P2_MOVES[k]] as usize;
             match self.counts[from] {
                 0 => continue,
-                n if n < SPARSE => sparse = true,
+                _ if self.sparse(from) => sparse = true,
                 _ if t.keeps_slice(k) => {
                     copied[n_copied] = (self.page(from), k);
                     n_copied += 1;
