@@ -15,7 +15,8 @@
 //! search carries from parent to child. Size: 8!·3^7 words, 352.7 MB.
 
 use crate::coord::{MoveTables, N_MOVES, N_PERM8, N_TWIST};
-use crate::pdb::table::{huge_page_memory, prefetch};
+use crate::pdb::huge::{FrozenArray, HugeArray};
+use crate::pdb::table::prefetch;
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -58,14 +59,8 @@ static SPREAD: [u32; HALF as usize] = {
 
 /// The derived table, in read-only huge-page memory (the search reads it at random).
 pub struct CornerSuccessors {
-    /// Kept only to keep the memory alive; reads go through `ptr`.
-    _map: memmap2::Mmap,
-    ptr: *const u32,
+    words: FrozenArray<u32>,
 }
-
-// SAFETY: `ptr` points into the read-only mapping owned by `_map`.
-unsafe impl Send for CornerSuccessors {}
-unsafe impl Sync for CornerSuccessors {}
 
 impl CornerSuccessors {
     /// Derives the table from a finished corner table (on the current rayon pool), reporting
@@ -81,10 +76,7 @@ impl CornerSuccessors {
         let twist_by_move: Vec<Vec<u16>> = (0..N_MOVES)
             .map(|m| (0..N_TWIST).map(|t| mt.twist[t * N_MOVES + m]).collect())
             .collect();
-        let mut map = huge_page_memory(BYTES as usize)?;
-        // SAFETY: the mapping is BYTES bytes, page-aligned, and only this slice refers to it.
-        let words: &mut [u32] =
-            unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast(), ENTRIES) };
+        let mut words = HugeArray::<u32>::zeroed(ENTRIES)?;
         let done = std::sync::atomic::AtomicU64::new(0);
         words
             .par_chunks_mut(N_TWIST)
@@ -109,15 +101,15 @@ impl CornerSuccessors {
                     progress.update(n, "");
                 }
             });
-        let map = map.make_read_only()?;
-        let ptr = map.as_ptr().cast();
-        Ok(CornerSuccessors { _map: map, ptr })
+        Ok(CornerSuccessors {
+            words: words.freeze()?,
+        })
     }
 
     /// Asks the CPU to start loading word `i`.
     #[inline(always)]
     pub fn prefetch(&self, i: u64) {
-        prefetch(self.ptr.wrapping_add(i as usize));
+        prefetch(self.words.as_ptr().wrapping_add(i as usize));
     }
 
     /// Writes the corner-table value of the child by each move `m` into `values[m]`, for the
@@ -125,8 +117,8 @@ impl CornerSuccessors {
     #[inline(always)]
     pub fn children(&self, i: u64, h: u8, values: &mut [u8]) {
         debug_assert!(i < ENTRIES as u64);
-        // SAFETY: i < ENTRIES (a corner-table index), the words in the mapping.
-        let word = unsafe { *self.ptr.add(i as usize) };
+        // SAFETY: i < ENTRIES (a corner-table index), the words in the array.
+        let word = unsafe { *self.words.get_unchecked(i as usize) };
         let digits =
             SPREAD[(word % HALF) as usize] as u64 | (SPREAD[(word / HALF) as usize] as u64) << 18;
         for (m, v) in values[..N_MOVES].iter_mut().enumerate() {

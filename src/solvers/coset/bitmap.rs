@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use super::index::{BITS, Moves, PAGES, WORD_MASK, WORDS, e4_at, half};
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
-use crate::pdb::table::huge_page_memory;
+use crate::pdb::huge::HugeArray;
 
 /// The page every page that is not live reads as (aligned as the pages are, see [`words64`]).
 #[repr(C, align(8))]
@@ -83,10 +83,8 @@ fn popcount(page: &[AtomicU16]) -> u32 {
 
 /// A set of elements of H.
 pub struct Bitmap {
-    /// Kept only to keep the memory alive; reads and writes go through `ptr`.
-    _map: memmap2::MmapMut,
     /// `PAGES * WORDS` words, page `c` at `c * WORDS`.
-    ptr: *const AtomicU16,
+    words: HugeArray<AtomicU16>,
     /// The pages that hold elements of this set (see the module's invariants).
     live: Vec<OnceLock<()>>,
     /// The memory is as the kernel gave it (all zero), never written by a prepass.
@@ -94,11 +92,6 @@ pub struct Bitmap {
     /// Set bits per page (see the module's invariants).
     counts: Vec<u32>,
 }
-
-// SAFETY: `ptr` points into the mapping owned by `_map`, which is only ever accessed through
-// atomics.
-unsafe impl Send for Bitmap {}
-unsafe impl Sync for Bitmap {}
 
 impl Default for Bitmap {
     fn default() -> Self {
@@ -118,12 +111,8 @@ pub fn set_bit(word: &AtomicU16, bit: u16) {
 impl Bitmap {
     /// The empty set (address space only: the kernel gives memory as pages are written).
     pub fn new() -> Bitmap {
-        let mut map =
-            huge_page_memory(PAGES * WORDS * 2).expect("anonymous memory for a coset bitmap");
-        let ptr = map.as_mut_ptr().cast();
         Bitmap {
-            _map: map,
-            ptr,
+            words: HugeArray::zeroed(PAGES * WORDS).expect("anonymous memory for a coset bitmap"),
             live: (0..PAGES).map(|_| OnceLock::new()).collect(),
             fresh: true,
             counts: vec![0; PAGES],
@@ -133,10 +122,7 @@ impl Bitmap {
     /// Page `c`'s memory, whether live or not.
     #[inline(always)]
     fn memory(&self, c: usize) -> &[AtomicU16] {
-        debug_assert!(c < PAGES);
-        // SAFETY: the mapping holds PAGES * WORDS words (u16 and AtomicU16 share their layout)
-        // for as long as self lives, and is only accessed through atomics.
-        unsafe { std::slice::from_raw_parts(self.ptr.add(c * WORDS), WORDS) }
+        &self.words[c * WORDS..][..WORDS]
     }
 
     #[inline(always)]

@@ -22,24 +22,17 @@ use rayon::prelude::*;
 
 use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
 use crate::coord::{MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
-use crate::pdb::table::huge_page_memory;
+use crate::pdb::huge::{FrozenArray, HugeArray};
 use crate::solvers::twophase::TwoPhase;
 
 /// The masks of one two-phase solver's phase-1 table (1.13 GB: the moves one closer in bits
 /// 0..18 of an entry, the moves as far in bits 32..50; in huge-page memory, since they are
 /// read at random, and in 4 KB pages nearly every read would also miss the TLB).
 pub struct DownMasks {
-    /// Kept only to keep the memory alive; reads go through `ptr`.
-    _map: memmap2::Mmap,
-    ptr: *const u64,
-    len: usize,
+    masks: FrozenArray<u64>,
     /// `conj[s][half][nine bits]`: the node's moves for a mask's low or high nine moves.
     conj: Box<[[[u32; 512]; 2]; N_SYM_UD]>,
 }
-
-// SAFETY: `ptr` points into the read-only mapping owned by `_map`.
-unsafe impl Send for DownMasks {}
-unsafe impl Sync for DownMasks {}
 
 impl DownMasks {
     /// Computes every entry's mask (140,908,410 entries, 18 lookups each, in parallel).
@@ -47,11 +40,8 @@ impl DownMasks {
         let mv = MoveTables::get();
         let classes = flipslice_classes(false);
         let len = classes.len() * N_TWIST;
-        let mut map = huge_page_memory(len * 8).expect("anonymous memory for the phase-1 masks");
-        // SAFETY: the mapping is at least `len` u64s, page-aligned, and only this slice refers
-        // to it while it is written.
-        let masks: &mut [u64] =
-            unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast(), len) };
+        let mut masks =
+            HugeArray::<u64>::zeroed(len).expect("anonymous memory for the phase-1 masks");
         masks
             .par_chunks_mut(N_TWIST)
             .enumerate()
@@ -91,30 +81,15 @@ impl DownMasks {
                 }
             }
         }
-        let map = map
-            .make_read_only()
-            .expect("the phase-1 masks made read-only");
-        let ptr = map.as_ptr().cast();
-        DownMasks {
-            _map: map,
-            ptr,
-            len,
-            conj,
-        }
-    }
-
-    /// Every entry's masks.
-    #[inline(always)]
-    fn masks(&self) -> &[u64] {
-        // SAFETY: `ptr` points at `len` u64s of the read-only mapping that `_map` keeps alive.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        let masks = masks.freeze().expect("the phase-1 masks made read-only");
+        DownMasks { masks, conj }
     }
 
     /// The moves one closer to H, and the moves as far, from a node read at table `index` with
     /// symmetry `s` (`TwoPhase::phase1_index_sym`).
     #[inline(always)]
     pub fn moves(&self, index: u32, s: u8) -> (u32, u32) {
-        let masks = self.masks()[index as usize];
+        let masks = self.masks[index as usize];
         let t = &self.conj[s as usize];
         let map = |mask: u64| t[0][(mask & 511) as usize] | t[1][(mask >> 9 & 511) as usize];
         (map(masks), map(masks >> 32))
@@ -123,7 +98,7 @@ impl DownMasks {
     /// Hints that the mask at `index` will be read soon.
     #[inline(always)]
     pub fn prefetch(&self, index: u32) {
-        if let Some(m) = self.masks().get(index as usize) {
+        if let Some(m) = self.masks.get(index as usize) {
             crate::pdb::table::prefetch(m);
         }
     }
