@@ -33,9 +33,16 @@ unsafe impl Plain for AtomicU64 {}
 /// costs only address space.
 pub struct HugeArray<T: Plain> {
     map: memmap2::MmapMut,
+    /// The mapping's start, taken from a mutable borrow, so that writes through shared
+    /// references (atomics) and through `deref_mut` are derived from it.
+    ptr: *mut T,
     len: usize,
-    _t: PhantomData<T>,
 }
+
+// SAFETY: the array owns its mapping as a `Vec<T>` owns its buffer; `ptr` only points into it.
+unsafe impl<T: Plain + Send> Send for HugeArray<T> {}
+// SAFETY: as above: shared access gives `&[T]`, which is `Sync` when `T` is.
+unsafe impl<T: Plain + Sync> Sync for HugeArray<T> {}
 
 /// A [`HugeArray`] made read-only. Dereferences to `[T]`.
 pub struct FrozenArray<T: Plain> {
@@ -47,12 +54,12 @@ pub struct FrozenArray<T: Plain> {
 impl<T: Plain> HugeArray<T> {
     /// `len` zero values.
     pub fn zeroed(len: usize) -> std::io::Result<HugeArray<T>> {
-        let map = huge_page_memory(len * size_of::<T>())?;
-        Ok(HugeArray {
-            map,
-            len,
-            _t: PhantomData,
-        })
+        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::OutOfMemory, "array size overflows")
+        })?;
+        let mut map = huge_page_memory(bytes)?;
+        let ptr = map.as_mut_ptr().cast();
+        Ok(HugeArray { map, ptr, len })
     }
 
     /// The same values, in memory that faults on a write.
@@ -71,7 +78,7 @@ impl<T: Plain> std::ops::Deref for HugeArray<T> {
     fn deref(&self) -> &[T] {
         // SAFETY: the mapping is page-aligned (so aligned for `T`), holds at least `len`
         // values of `T` (any bytes are a valid `T`: `Plain`), and lives as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast(), self.len) }
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 }
 
@@ -79,7 +86,7 @@ impl<T: Plain> std::ops::DerefMut for HugeArray<T> {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as in `deref`, and `&mut self` makes this the only reference.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
 }
 
