@@ -5,11 +5,12 @@
 //!
 //! An array is written while it is a [`HugeArray`] (the memory comes zeroed) and may then be
 //! made read-only ([`HugeArray::freeze`]), after which a stray write faults instead of
-//! corrupting a table. One type holds the one `unsafe` cast from bytes to `T`, so the tables
-//! need none of their own.
+//! corrupting a table. This type holds the `unsafe` cast from bytes to `T`, so these tables need
+//! none of their own (the coset bitmap's view of a page as 64-bit words, `words64`, is a
+//! different cast and stays there).
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU16, AtomicU64};
+use std::sync::atomic::AtomicU16;
 
 use super::table::huge_page_memory;
 
@@ -25,8 +26,6 @@ unsafe impl Plain for u32 {}
 unsafe impl Plain for u64 {}
 // SAFETY: as above.
 unsafe impl Plain for AtomicU16 {}
-// SAFETY: as above.
-unsafe impl Plain for AtomicU64 {}
 
 /// `len` values of `T` in writable huge-page memory, all zero at first. Dereferences to
 /// `[T]`. The kernel gives the memory on first touch, so an array that is mostly never written
