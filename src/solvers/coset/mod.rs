@@ -209,6 +209,8 @@ pub struct CosetSolver {
     moves: &'static Moves,
     /// The phase-1 walk's short-loop cut ([`seeds`]); off only to check it.
     cut: bool,
+    /// The walk's batch of nodes with no slack ([`seeds::BATCH`]); smaller only to check it.
+    batch: usize,
 }
 
 impl CosetSolver {
@@ -225,6 +227,7 @@ impl CosetSolver {
             tp,
             moves: Moves::get(),
             cut: true,
+            batch: seeds::BATCH,
         }
     }
 
@@ -331,7 +334,13 @@ impl CosetSolver {
         mode: ProgressMode,
         stop: &AtomicBool,
     ) -> u64 {
-        let walker = || Walker::new((&self.tp, self.moves, &self.masks), map, self.cut);
+        let walker = || {
+            Walker::new(
+                (&self.tp, self.moves, &self.masks),
+                map,
+                (self.cut, self.batch),
+            )
+        };
         if depth <= 2 * SPLIT_AFTER {
             let mut w = walker();
             w.walk(*root, depth);

@@ -21,6 +21,16 @@
 //! one closer, and a node with one move of slack only the moves closer or as far, read from its
 //! masks ([`DownMasks`]); other nodes look every child up.
 //!
+//! **Nodes with no slack are walked in batches.** They are most of a deep walk's nodes (about
+//! nine in ten at depth 15), and below one of them the walk is a thin chain: about 1.1 children
+//! a node, each of which needs its own masks, a read from a 1.13 GB table that the one before
+//! it decides. Walked one by one, the chain waits on memory at every step. So such a node is not
+//! walked when it is reached but queued with the others at its moves to go
+//! ([`Walker::drain`]): a queue of [`BATCH`] nodes first computes every node's table index and
+//! asks for its masks, then expands the nodes, whose children join the next queue down. The
+//! reads of a whole batch overlap. The seeds are the same; only their order changes, and the
+//! bitmap does not depend on it.
+//!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
 //! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written `QUEUE` seeds
 //! after its word is prefetched, and all are written by [`Walker::finish`].
@@ -45,6 +55,10 @@ pub const LAST_MOVES: u32 = ((1 << N_MOVES) - 1) & !P2_MOVE_MASK;
 const QUEUE: usize = 16;
 /// "No previous move" for [`ALLOWED_AFTER`].
 const NO_FACE: u8 = 6;
+/// Nodes with no slack expanded together (module docs): enough that a batch's mask reads
+/// overlap, few enough that they stay in the cache until they are read (32 and 64 took the
+/// same time at depth 15, 256 longer).
+pub const BATCH: usize = 64;
 
 /// A node of the enumeration.
 #[derive(Clone, Copy, Debug)]
@@ -118,19 +132,24 @@ pub struct Walker<'a> {
     /// Nodes at this many moves to go are collected in `frontier` instead of walked further.
     split: u8,
     pub frontier: Vec<(Phase1Node, u8)>,
+    /// Nodes with no slack waiting to be expanded, by their moves to go ([`Walker::drain`]).
+    pending: Vec<Vec<Phase1Node>>,
     /// Apply the short-loop cut (off only to check it).
     cut: bool,
+    /// A queue is expanded when it holds this many nodes ([`BATCH`]; fewer only to check it).
+    batch: usize,
 }
 
 impl<'a> Walker<'a> {
     pub fn new(
         (tp, t, masks): (&'a TwoPhase, &'a Moves, &'a DownMasks),
         map: &'a Bitmap,
-        cut: bool,
+        (cut, batch): (bool, usize),
     ) -> Walker<'a> {
         Walker {
             masks,
             cut,
+            batch: batch.max(1),
             tp,
             t,
             map,
@@ -139,6 +158,7 @@ impl<'a> Walker<'a> {
             head: 0,
             split: u8::MAX,
             frontier: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -146,6 +166,7 @@ impl<'a> Walker<'a> {
     pub fn frontier(mut self, n: Phase1Node, togo: u8, split: u8) -> Vec<(Phase1Node, u8)> {
         self.split = split;
         self.walk(n, togo);
+        debug_assert!(self.pending.iter().all(Vec::is_empty));
         self.frontier
     }
 
@@ -164,20 +185,13 @@ impl<'a> Walker<'a> {
         let rest = togo - 1;
         let allowed = ALLOWED_AFTER[n.last_face as usize];
         if rest == 0 {
-            // The last move: a child is a seed exactly when it is in H, which its coordinates
-            // say without the table.
-            let mut bits = allowed & LAST_MOVES;
-            while bits != 0 {
-                let m = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if mv.flip[n.flip as usize * N_MOVES + m] == 0
-                    && mv.twist[n.twist as usize * N_MOVES + m] == 0
-                    && (mv.slice_sorted[n.slice as usize * N_MOVES + m] as usize) < N_SLICE_PERM
-                {
-                    let child = self.child(&n, m, 0);
-                    self.seed(&child);
-                }
-            }
+            self.last_move(&n);
+            return;
+        }
+        if n.dist == togo && self.split == u8::MAX {
+            // No slack: queued (not while collecting a frontier, which must see every node
+            // above its split).
+            self.queue_no_slack(n, togo);
             return;
         }
         if togo - n.dist <= 1 {
@@ -196,7 +210,8 @@ impl<'a> Walker<'a> {
                     continue;
                 }
                 let mut child = self.child(&n, m, dist);
-                if rest >= 2 {
+                if rest >= 2 && (dist < rest || self.split != u8::MAX) {
+                    // (A child with no slack computes its index in its queue.)
                     (child.index, child.sym) = tp.phase1_index_sym(
                         child.flip as usize,
                         child.twist as usize,
@@ -258,6 +273,88 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The seeds one move below `n`, which has one move to go: a child is a seed exactly when
+    /// it is in H, which its coordinates say without the table.
+    #[inline(always)]
+    fn last_move(&mut self, n: &Phase1Node) {
+        let mv = self.t.mv;
+        let mut bits = ALLOWED_AFTER[n.last_face as usize] & LAST_MOVES;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if mv.flip[n.flip as usize * N_MOVES + m] == 0
+                && mv.twist[n.twist as usize * N_MOVES + m] == 0
+                && (mv.slice_sorted[n.slice as usize * N_MOVES + m] as usize) < N_SLICE_PERM
+            {
+                let child = self.child(n, m, 0);
+                self.seed(&child);
+            }
+        }
+    }
+
+    /// Queues a node with no slack and at least two moves to go; its flip-slice class is
+    /// asked for now, and its queue is expanded once it holds [`BATCH`] nodes.
+    #[inline(always)]
+    fn queue_no_slack(&mut self, n: Phase1Node, togo: u8) {
+        debug_assert!(n.dist == togo && togo >= 2);
+        self.tp
+            .phase1_prefetch_index(n.flip as usize, n.slice as usize);
+        let t = togo as usize;
+        if self.pending.len() <= t {
+            self.pending.resize_with(t + 1, Vec::new);
+        }
+        self.pending[t].push(n);
+        if self.pending[t].len() >= self.batch {
+            self.drain(togo);
+        }
+    }
+
+    /// Expands the queue of nodes with no slack and `togo` moves to go: first every node's table
+    /// index, asking for its masks; then each node's moves one closer (the only ones that can
+    /// reach a seed in time), whose children have no slack either and join the queue below, or
+    /// are seeds' parents at the last move. The queue below is expanded in turn when it is full.
+    fn drain(&mut self, togo: u8) {
+        let (tp, t) = (self.tp, togo as usize);
+        let mut batch = std::mem::take(&mut self.pending[t]);
+        for n in batch.iter_mut() {
+            (n.index, n.sym) =
+                tp.phase1_index_sym(n.flip as usize, n.twist as usize, n.slice as usize);
+            self.masks.prefetch(n.index);
+        }
+        let rest = togo - 1;
+        for n in &batch {
+            let (down, _) = self.masks.moves(n.index, n.sym);
+            let mut moves = down & ALLOWED_AFTER[n.last_face as usize];
+            while moves != 0 {
+                let m = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let child = self.child(n, m, rest);
+                if rest == 1 {
+                    self.last_move(&child);
+                } else {
+                    tp.phase1_prefetch_index(child.flip as usize, child.slice as usize);
+                    self.pending[rest as usize].push(child);
+                }
+            }
+        }
+        batch.clear();
+        // Nothing joins this queue while it is expanded (children have one move less), so
+        // its buffer goes back for reuse.
+        self.pending[t] = batch;
+        if rest >= 2 && self.pending[rest as usize].len() >= self.batch {
+            self.drain(rest);
+        }
+    }
+
+    /// Expands every queued node, deepest queue first (each feeds the one below).
+    fn drain_all(&mut self) {
+        for t in (2..self.pending.len()).rev() {
+            if !self.pending[t].is_empty() {
+                self.drain(t as u8);
+            }
+        }
+    }
+
     /// The node after move `m`, at phase-1 distance `dist`.
     #[inline(always)]
     fn child(&self, n: &Phase1Node, m: usize, dist: u8) -> Phase1Node {
@@ -289,8 +386,9 @@ impl<'a> Walker<'a> {
         self.head = (self.head + 1) % QUEUE;
     }
 
-    /// Writes the queued seeds' bits.
+    /// Walks the queued nodes and writes the queued seeds' bits.
     pub fn finish(&mut self) {
+        self.drain_all();
         for slot in &mut self.queue {
             if let Some((w, bit)) = slot.take() {
                 set_bit(w, bit);

@@ -57,8 +57,19 @@ fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
 /// coset three moves away; and every element in the bitmap is one the search found.
 #[test]
 fn distances_match_a_search_over_cubies() {
-    let s = solver();
-    for scramble in ["", "R F U'", "L' B2 D F"] {
+    // The walk's queues of nodes with no slack: as built (at depth 5 they are only expanded
+    // at the end of each part of the walk) and expanded as soon as they hold two nodes.
+    let small = CosetSolver {
+        batch: 2,
+        cut: true,
+        tp: solver().tp.clone(),
+        masks: solver().masks.clone(),
+        moves: solver().moves,
+    };
+    for (s, scramble) in [solver(), &small]
+        .into_iter()
+        .flat_map(|s| ["", "R F U'", "L' B2 D F"].map(|x| (s, x)))
+    {
         let p = Cube::from_moves(&parse_moves(scramble).unwrap());
         let depth = 5;
         let dist = bfs(&p, depth);
@@ -151,6 +162,7 @@ fn coset_numbers_round_trip() {
 fn the_short_loop_cut_loses_no_element() {
     let uncut = CosetSolver {
         cut: false,
+        batch: seeds::BATCH,
         tp: solver().tp.clone(),
         masks: solver().masks.clone(),
         moves: solver().moves,
