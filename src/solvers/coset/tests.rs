@@ -57,8 +57,9 @@ fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
 /// coset three moves away; and every element in the bitmap is one the search found.
 #[test]
 fn distances_match_a_search_over_cubies() {
-    // The walk's queues of nodes with no slack: as built (at depth 5 they are only expanded
-    // at the end of each part of the walk) and expanded as soon as they hold two nodes.
+    // The walk's queues of nodes with no slack: as built, and expanded as soon as they hold
+    // two nodes (so that nearly every expansion is one of a full queue, in the middle of the
+    // walk, not the final one at the end of a part).
     let small = CosetSolver {
         batch: 2,
         cut: true,
