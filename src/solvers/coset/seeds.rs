@@ -292,21 +292,28 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Queues a node with no slack and at least two moves to go; its flip-slice class is
-    /// asked for now, and its queue is expanded once it holds [`BATCH`] nodes.
+    /// Queues a node with no slack and at least two moves to go ([`Walker::push`]), and
+    /// expands its queue once it holds [`BATCH`] nodes.
     #[inline(always)]
     fn queue_no_slack(&mut self, n: Phase1Node, togo: u8) {
-        debug_assert!(n.dist == togo && togo >= 2);
-        self.tp
-            .phase1_prefetch_index(n.flip as usize, n.slice as usize);
         let t = togo as usize;
         if self.pending.len() <= t {
             self.pending.resize_with(t + 1, Vec::new);
         }
-        self.pending[t].push(n);
+        self.push(n, togo);
         if self.pending[t].len() >= self.batch {
             self.drain(togo);
         }
+    }
+
+    /// Puts a node with no slack on the queue of its moves to go (which exists), asking for
+    /// its flip-slice class now: the queue computes its index later.
+    #[inline(always)]
+    fn push(&mut self, n: Phase1Node, togo: u8) {
+        debug_assert!(n.dist == togo && togo >= 2);
+        self.tp
+            .phase1_prefetch_index(n.flip as usize, n.slice as usize);
+        self.pending[togo as usize].push(n);
     }
 
     /// Expands the queue of nodes with no slack and `togo` moves to go: first every node's table
@@ -332,8 +339,7 @@ impl<'a> Walker<'a> {
                 if rest == 1 {
                     self.last_move(&child);
                 } else {
-                    tp.phase1_prefetch_index(child.flip as usize, child.slice as usize);
-                    self.pending[rest as usize].push(child);
+                    self.push(child, rest);
                 }
             }
         }
