@@ -48,18 +48,22 @@ impl DownMasks {
             .for_each(|(cls, out)| {
                 let fs = classes.rep[cls] as usize;
                 let (flip, slice) = (fs % N_FLIP, fs / N_FLIP * N_SLICE_PERM);
-                for (twist, mask) in out.iter_mut().enumerate() {
-                    let own = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
-                    let closer = (own + 2) % 3;
-                    *mask = 0;
-                    for m in 0..N_MOVES {
-                        let i = tp.phase1_index(
-                            mv.flip[flip * N_MOVES + m] as usize,
-                            mv.twist[twist * N_MOVES + m] as usize,
-                            mv.slice_sorted[slice * N_MOVES + m] as usize,
-                        );
-                        let r = tp.phase1_residue(i);
-                        if r == closer {
+                let mut own = [0u8; N_TWIST];
+                for (twist, r) in own.iter_mut().enumerate() {
+                    *r = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
+                }
+                out.fill(0);
+                // Move by move, so that one move's children share their flip and slice: their
+                // class is read once, and their entries lie in one row of the table.
+                for m in 0..N_MOVES {
+                    let (flip2, slice2) = (
+                        mv.flip[flip * N_MOVES + m] as usize,
+                        mv.slice_sorted[slice * N_MOVES + m] as usize,
+                    );
+                    for ((twist, mask), &own) in out.iter_mut().enumerate().zip(&own) {
+                        let twist2 = mv.twist[twist * N_MOVES + m] as usize;
+                        let r = tp.phase1_residue(tp.phase1_index(flip2, twist2, slice2));
+                        if r == (own + 2) % 3 {
                             *mask |= 1 << m;
                         } else if r == own {
                             *mask |= 1 << (m + 32);
