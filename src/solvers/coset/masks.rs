@@ -53,8 +53,8 @@ impl DownMasks {
                     *r = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
                 }
                 out.fill(0);
-                // Move by move, so that one move's children share their flip and slice: their
-                // class is read once, and their entries lie in one row of the table.
+                // Move by move, so that one move's children share their flip and slice: they
+                // read the same class entry, and their own entries lie in one row of the table.
                 for m in 0..N_MOVES {
                     let (flip2, slice2) = (
                         mv.flip[flip * N_MOVES + m] as usize,
