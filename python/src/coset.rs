@@ -53,7 +53,7 @@ pub fn coset<'py>(
             py.detach(|| TwoPhase::open(&dir, ProgressMode::auto()))
                 .map_err(crate::table_error)
         })?;
-        Ok(py.detach(|| CosetSolver::with(tp)))
+        Ok(py.detach(|| CosetSolver::with(tp, ProgressMode::auto())))
     })?;
     let opts = CosetOptions {
         max_depth,

@@ -216,14 +216,17 @@ pub struct CosetSolver {
 impl CosetSolver {
     /// Opens the solver with the two-phase tables kept in `dir` (built there on first use).
     pub fn open(dir: &Path, progress: ProgressMode) -> Result<CosetSolver, TableError> {
-        Ok(Self::with(Arc::new(TwoPhase::open(dir, progress)?)))
+        Ok(Self::with(
+            Arc::new(TwoPhase::open(dir, progress)?),
+            progress,
+        ))
     }
 
     /// The solver on a two-phase solver's tables (computes the phase-1 masks, [`masks`]: some
-    /// seconds).
-    pub fn with(tp: Arc<TwoPhase>) -> CosetSolver {
+    /// seconds, reported to `progress`).
+    pub fn with(tp: Arc<TwoPhase>, progress: ProgressMode) -> CosetSolver {
         CosetSolver {
-            masks: Arc::new(DownMasks::build(&tp)),
+            masks: Arc::new(DownMasks::build(&tp, progress)),
             tp,
             moves: Moves::get(),
             cut: true,

@@ -9,7 +9,7 @@ use crate::cube::{Move, Rng, parse_moves};
 
 fn solver() -> &'static CosetSolver {
     static S: OnceLock<CosetSolver> = OnceLock::new();
-    S.get_or_init(|| CosetSolver::with(twophase().clone()))
+    S.get_or_init(|| CosetSolver::with(twophase().clone(), ProgressMode::Hidden))
 }
 
 fn twophase() -> &'static Arc<TwoPhase> {

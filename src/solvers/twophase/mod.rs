@@ -17,7 +17,7 @@ mod prune;
 mod search;
 
 use prune::QtmPhase2;
-pub(crate) use prune::step_distance;
+pub(crate) use prune::{closer_residue, step_distance};
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};

@@ -42,6 +42,14 @@ pub fn step_distance(dist: u8, mod3: u8) -> u8 {
     (low + (mod3 + 3 - low % 3) % 3).wrapping_sub(3)
 }
 
+/// The residue of a neighbour one move closer than a position of residue `mod3`: one less,
+/// modulo 3. Of a position's neighbours (each within one move of it), exactly those closer have
+/// it, which is how a table of residues is walked down to the goal.
+#[inline(always)]
+pub fn closer_residue(mod3: u8) -> u8 {
+    (mod3 + 2) % 3
+}
+
 /// Builds the phase-1 table: the flip-slice classes × twist, which is the layout of the
 /// `phase1` pattern database ([`Phase1Space`]), with the distances mod 3.
 pub fn build_phase1() -> Mod3Table {
@@ -248,7 +256,7 @@ impl TwoPhase {
         let mut cur = self.phase1.get(self.phase1_index(flip, twist, ss));
         while flip != 0 || twist != 0 || ss / N_SLICE_PERM != 0 {
             // Some move leads one step closer: the neighbour whose residue is one less.
-            let want = (cur + 2) % 3;
+            let want = closer_residue(cur);
             let m = (0..N_MOVES)
                 .find(|&m| {
                     let (f, t, s) = (
@@ -274,7 +282,7 @@ impl TwoPhase {
         let mut dist = 0;
         let mut cur = self.phase2.get(self.phase2_index(corners, ud));
         while corners != 0 || ud != 0 {
-            let want = (cur + 2) % 3;
+            let want = closer_residue(cur);
             let k = (0..N_P2_MOVES)
                 .find(|&k| {
                     let c = mv.corners[corners * N_MOVES + P2_MOVES[k]] as usize;

@@ -190,7 +190,7 @@ fn a_run_appends_checked_records_and_resumes() {
         shard: None,
         out: out.clone(),
     };
-    let coset = CosetSolver::with(twophase().clone());
+    let coset = CosetSolver::with(twophase().clone(), crate::progress::ProgressMode::Hidden);
     let optimal = crate::solvers::optimal::OptimalSolver::from_tables(Vec::new());
     let opts = crate::search::SearchOptions::default();
     let solvers = Solvers {
