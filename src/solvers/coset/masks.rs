@@ -39,7 +39,7 @@ pub struct DownMasks {
 
 impl DownMasks {
     /// Computes every entry's mask (140,908,410 entries, 18 lookups each, in parallel; about
-    /// 20 s on 2 threads, reported to `progress` by flip-slice class).
+    /// 24 s on 2 threads, reported to `progress` by flip-slice class).
     pub fn build(tp: &TwoPhase, progress: ProgressMode) -> DownMasks {
         let mv = MoveTables::get();
         let classes = flipslice_classes(false);
