@@ -7,6 +7,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How progress is shown.
@@ -39,6 +40,8 @@ pub struct Progress {
     start: Instant,
     bar: Option<ProgressBar>,
     last_line: Mutex<Instant>,
+    /// The units [`Progress::add`] has counted (work that finishes in pieces on many threads).
+    done: AtomicU64,
 }
 
 const LINE_INTERVAL: Duration = Duration::from_secs(5);
@@ -65,6 +68,7 @@ impl Progress {
             start: Instant::now(),
             bar,
             last_line: Mutex::new(Instant::now()),
+            done: AtomicU64::new(0),
         }
     }
 
@@ -102,6 +106,14 @@ impl Progress {
             }
             ProgressMode::Hidden => {}
         }
+    }
+
+    /// Counts `n` more units as finished and reports the total: for work split over threads,
+    /// where no one thread knows how much is done. Returns the total so far.
+    pub fn add(&self, n: u64, msg: &str) -> u64 {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        self.update(done, msg);
+        done
     }
 
     /// Prints a line that is not a progress update (keeps the bar intact).

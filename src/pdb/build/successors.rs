@@ -77,7 +77,6 @@ impl CornerSuccessors {
             .map(|m| (0..N_TWIST).map(|t| mt.twist[t * N_MOVES + m]).collect())
             .collect();
         let mut words = HugeArray::<u32>::zeroed(ENTRIES)?;
-        let done = std::sync::atomic::AtomicU64::new(0);
         words
             .par_chunks_mut(N_TWIST)
             .enumerate()
@@ -96,10 +95,7 @@ impl CornerSuccessors {
                         *word += digit as u32 * POW3[m];
                     }
                 }
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if n.is_multiple_of(256) {
-                    progress.update(n, "");
-                }
+                progress.add(1, "");
             });
         Ok(CornerSuccessors {
             words: words.freeze()?,

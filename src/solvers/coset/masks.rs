@@ -18,8 +18,6 @@
 //! which for exact distances means one move closer and as far (checked by a test against
 //! lookups of every child).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use rayon::prelude::*;
 
 use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
@@ -45,7 +43,6 @@ impl DownMasks {
         let classes = flipslice_classes(false);
         let len = classes.len() * N_TWIST;
         let report = Progress::new(progress, "masks", classes.len() as u64, "classes");
-        let done = AtomicU64::new(0);
         // Zeroed memory: every mask below starts empty and only gains bits.
         let mut masks =
             HugeArray::<u64>::zeroed(len).expect("anonymous memory for the phase-1 masks");
@@ -76,7 +73,7 @@ impl DownMasks {
                         }
                     }
                 }
-                report.update(done.fetch_add(1, Ordering::Relaxed) + 1, "");
+                report.add(1, "");
             });
         let secs = report.elapsed();
         report.finish(&format!("{len} entries in {secs:.1} s"));

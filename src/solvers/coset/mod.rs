@@ -29,7 +29,7 @@ pub mod seeds;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -352,7 +352,6 @@ impl CosetSolver {
         }
         let work = walker().frontier(*root, depth, depth - SPLIT_AFTER);
         let progress = Progress::new(mode, &format!("depth {depth}"), work.len() as u64, "parts");
-        let done = AtomicU64::new(0);
         let seeds: u64 = work
             .par_iter()
             .map(|&(node, togo)| {
@@ -362,8 +361,7 @@ impl CosetSolver {
                 let mut w = walker();
                 w.walk(node, togo);
                 w.finish();
-                let n = done.fetch_add(1, Relaxed) + 1;
-                progress.update(n, "");
+                progress.add(1, "");
                 w.seeds
             })
             .sum();
