@@ -176,3 +176,17 @@ pub fn ru_table() -> &'static crate::pdb::ru::RuTable {
     static T: OnceLock<crate::pdb::ru::RuTable> = OnceLock::new();
     T.get_or_init(|| crate::pdb::ru::RuTable::build(None))
 }
+
+/// The two-phase solver's tables, built once for every test module that needs them.
+pub fn twophase() -> &'static std::sync::Arc<crate::solvers::twophase::TwoPhase> {
+    static T: OnceLock<std::sync::Arc<crate::solvers::twophase::TwoPhase>> = OnceLock::new();
+    T.get_or_init(|| std::sync::Arc::new(crate::solvers::twophase::TwoPhase::new()))
+}
+
+/// The coset solver on [`twophase`], its phase-1 masks computed once (about 24 s on 2 threads).
+pub fn coset_solver() -> &'static crate::solvers::coset::CosetSolver {
+    static S: OnceLock<crate::solvers::coset::CosetSolver> = OnceLock::new();
+    S.get_or_init(|| {
+        crate::solvers::coset::CosetSolver::with(twophase().clone(), ProgressMode::Hidden)
+    })
+}

@@ -178,6 +178,10 @@ impl Pattern {
     /// `sym48e7` and `sym48e8` in quarter turns, the same way.
     pub const SYM48E7_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E7_QTM);
     pub const SYM48E8_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8_QTM);
+    /// `edges5a` in quarter turns, for the tests only (outside [`Pattern::ALL`], read by no
+    /// set): small enough (3,041,280 entries) to be built by IDDFS in seconds.
+    #[cfg(test)]
+    pub(crate) const EDGES5A_QTM: Pattern = Pattern(&EDGES5A.in_quarter_turns("edges5a-qtm"));
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.

@@ -2,20 +2,11 @@
 //! path (no coordinates, no tables, no bitmap).
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use super::*;
 use crate::cube::{Move, Rng, parse_moves};
 
-fn solver() -> &'static CosetSolver {
-    static S: OnceLock<CosetSolver> = OnceLock::new();
-    S.get_or_init(|| CosetSolver::with(twophase().clone(), ProgressMode::Hidden))
-}
-
-fn twophase() -> &'static Arc<TwoPhase> {
-    static T: OnceLock<Arc<TwoPhase>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(TwoPhase::new()))
-}
+use crate::testing::coset_solver as solver;
 
 /// Every position within `depth` moves of `p`, with its distance from `p`.
 fn bfs(p: &Cube, depth: u8) -> HashMap<Cube, u8> {

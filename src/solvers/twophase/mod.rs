@@ -406,12 +406,10 @@ mod tests {
     use super::*;
     use crate::cube::{Rng, SUPERFLIP, parse_moves};
     use std::path::PathBuf;
-    use std::sync::OnceLock;
 
-    /// One solver for all tests in this module: the tables take seconds to build.
+    /// One solver for all tests (shared with the coset tests): the tables take seconds to build.
     pub(super) fn solver() -> &'static TwoPhase {
-        static TP: OnceLock<TwoPhase> = OnceLock::new();
-        TP.get_or_init(TwoPhase::new)
+        crate::testing::twophase()
     }
 
     const LONG: Duration = Duration::from_secs(60);

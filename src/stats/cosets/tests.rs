@@ -4,10 +4,8 @@
 use super::estimate::{estimate, t975};
 use super::*;
 use crate::cube::format_moves;
-use crate::solvers::coset::{CosetSolver, representative};
-use crate::solvers::twophase::TwoPhase;
+use crate::solvers::coset::representative;
 use crate::stats::study::{Shard, StudyError};
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -20,10 +18,7 @@ fn study() -> CosetStudy {
     }
 }
 
-fn twophase() -> &'static Arc<TwoPhase> {
-    static T: std::sync::OnceLock<Arc<TwoPhase>> = std::sync::OnceLock::new();
-    T.get_or_init(|| Arc::new(TwoPhase::new()))
-}
+use crate::testing::twophase;
 
 /// A record that passes its checks: index 0 of [`study`], whose search depth is set just below
 /// the length of a two-phase solution of the representative, found at that length.
@@ -190,11 +185,11 @@ fn a_run_appends_checked_records_and_resumes() {
         shard: None,
         out: out.clone(),
     };
-    let coset = CosetSolver::with(twophase().clone(), crate::progress::ProgressMode::Hidden);
+    let coset = crate::testing::coset_solver();
     let optimal = crate::solvers::optimal::OptimalSolver::from_tables(Vec::new());
     let opts = crate::search::SearchOptions::default();
     let solvers = Solvers {
-        coset: &coset,
+        coset,
         optimal: Some(&optimal),
         opts: &opts,
         set: "none",
