@@ -109,11 +109,10 @@ impl Progress {
     }
 
     /// Counts `n` more units as finished and reports the total: for work split over threads,
-    /// where no one thread knows how much is done. Returns the total so far.
-    pub fn add(&self, n: u64, msg: &str) -> u64 {
+    /// where no one thread knows how much is done.
+    pub fn add(&self, n: u64, msg: &str) {
         let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
         self.update(done, msg);
-        done
     }
 
     /// Prints a line that is not a progress update (keeps the bar intact).

@@ -68,13 +68,17 @@ pub fn korf6_sym() -> &'static Heuristic {
     })
 }
 
-/// A table of the `korf6` fixture.
+/// A table of the `korf6` fixture, or of `korf6-qtm` for a quarter-turn pattern.
 pub fn korf6_table(p: Pattern) -> &'static NibbleTable {
-    &korf6()
-        .tables()
+    let h = if p.metric() == crate::cube::Metric::Qtm {
+        korf6_qtm()
+    } else {
+        korf6()
+    };
+    &h.tables()
         .iter()
         .find(|(q, _)| *q == p)
-        .expect("in korf6")
+        .expect("in korf6 or korf6-qtm")
         .1
 }
 

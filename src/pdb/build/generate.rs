@@ -320,15 +320,7 @@ mod tests {
         let iddfs = build(q, Method::Iddfs, 2);
         assert!(bfs.bytes() == iddfs.bytes(), "BFS and IDDFS differ");
         assert_eq!(&bfs.histogram()[..2], &[1, 12]);
-        let quarter = |p: Pattern| {
-            let tables = crate::testing::korf6_qtm().tables();
-            &tables
-                .iter()
-                .find(|(q, _)| *q == p)
-                .expect("in korf6-qtm")
-                .1
-        };
-        let edges = quarter(Pattern::EDGES6A_QTM);
+        let edges = korf6_table(Pattern::EDGES6A_QTM);
         let htm = korf6_table(Pattern::EDGES6A);
         let mut rng = crate::cube::Rng::new(10);
         for _ in 0..100_000 {
@@ -338,7 +330,7 @@ mod tests {
         let h = edges.histogram();
         assert_eq!(h.iter().sum::<u64>(), Pattern::EDGES6A_QTM.entries());
         assert_eq!(&h[..3], &[1, 12, 109]);
-        let corners = quarter(Pattern::CORNERS_QTM).histogram();
+        let corners = korf6_table(Pattern::CORNERS_QTM).histogram();
         assert_eq!(corners.len(), 15);
         assert_eq!(&corners[..3], &[1, 12, 114]);
     }

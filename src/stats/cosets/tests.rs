@@ -6,6 +6,7 @@ use super::*;
 use crate::cube::format_moves;
 use crate::solvers::coset::representative;
 use crate::stats::study::{Shard, StudyError};
+use crate::testing::twophase;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -17,8 +18,6 @@ fn study() -> CosetStudy {
         samples: 2,
     }
 }
-
-use crate::testing::twophase;
 
 /// A record that passes its checks: index 0 of [`study`], whose search depth is set just below
 /// the length of a two-phase solution of the representative, found at that length.
