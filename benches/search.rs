@@ -53,7 +53,7 @@ fn corner_heuristic() -> Heuristic {
         rayon_threads()
     );
     let mut h = Heuristic::new(vec![(Pattern::CORNERS, table)]);
-    h.derive_corner_successors(ProgressMode::Hidden)
+    h.derive_corner_successors(ProgressMode::Hidden, None)
         .expect("memory for the corner successor table");
     h
 }

@@ -4,7 +4,16 @@ use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::{Method, NibbleTable, Pattern, generate};
 use crate::progress::{Progress, ProgressMode};
 use crate::search::Heuristic;
+use std::path::PathBuf;
 use std::sync::OnceLock;
+
+/// An empty directory unique to this test process and `name` (emptied if a run before left it).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("optcube-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// Builds one table with BFS on 2 threads, silently.
 pub fn build(p: Pattern, method: Method, threads: usize) -> NibbleTable {
@@ -27,7 +36,7 @@ pub fn korf6() -> &'static Heuristic {
                 .map(|p| (p, build(p, Method::Bfs, 2)))
                 .collect(),
         );
-        h.derive_corner_successors(ProgressMode::Hidden)
+        h.derive_corner_successors(ProgressMode::Hidden, None)
             .expect("memory");
         h
     })
@@ -93,7 +102,7 @@ pub fn phase1() -> &'static Heuristic {
         ]);
         // The corner lookup comes after the phase-1 ones here: its successor word is
         // prefetched in its own round.
-        h.derive_corner_successors(ProgressMode::Hidden)
+        h.derive_corner_successors(ProgressMode::Hidden, None)
             .expect("memory");
         h
     })
@@ -191,6 +200,7 @@ pub fn twophase() -> &'static std::sync::Arc<crate::solvers::twophase::TwoPhase>
 pub fn coset_solver() -> &'static crate::solvers::coset::CosetSolver {
     static S: OnceLock<crate::solvers::coset::CosetSolver> = OnceLock::new();
     S.get_or_init(|| {
-        crate::solvers::coset::CosetSolver::with(twophase().clone(), ProgressMode::Hidden)
+        crate::solvers::coset::CosetSolver::with(twophase().clone(), None, ProgressMode::Hidden)
+            .expect("memory for the phase-1 masks")
     })
 }

@@ -279,7 +279,9 @@ fn no_successors_searches_the_same_tree() {
             .unwrap();
         (
             (
-                err.contains("corner successor table derived"),
+                // derived, or read where an earlier solve kept it
+                err.contains("corner successor table derived")
+                    || err.contains("corner successor table read"),
                 length,
                 bounds,
             ),

@@ -60,8 +60,17 @@ fn choose_uses_any_complete_set_present() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).trim(), "korf6", "{}", stderr(&o));
     assert!(stderr(&o).contains("tables are in"), "{}", stderr(&o));
-    // And `solve` without --set uses it (no build: nothing new in the directory).
-    let before = std::fs::read_dir(korf6_dir()).unwrap().count();
+    // And `solve` without --set uses it (no build: nothing new in the directory but the
+    // corner successor table it keeps there, which another test may have written first).
+    let tables = || {
+        (std::fs::read_dir(korf6_dir()).unwrap())
+            .filter(|f| {
+                let name = f.as_ref().unwrap().file_name();
+                !name.to_string_lossy().starts_with("corner-successors-")
+            })
+            .count()
+    };
+    let before = tables();
     let o = optcube(&[
         "solve",
         "R U F",
@@ -71,7 +80,7 @@ fn choose_uses_any_complete_set_present() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("3 moves, optimal"), "{}", stdout(&o));
-    assert_eq!(std::fs::read_dir(korf6_dir()).unwrap().count(), before);
+    assert_eq!(tables(), before);
 }
 
 /// Trap 2: `--seed` fixes the moves of `--format moves` too, and they make the positions of
@@ -342,4 +351,60 @@ fn a_live_writers_temporary_file_is_kept() {
     let o = optcube(&["pdb", "build", "--set", "edges6a", "--dir", d, "--force"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!tmp.exists(), "the stale temporary was kept");
+}
+
+/// The corner successor table is derived once and kept beside the tables it comes from: a
+/// second solve reads it back and searches the same nodes; a damaged copy stops the solve
+/// with exit 2, naming the file (never used, never replaced).
+#[test]
+fn the_kept_successor_table_is_read_back_and_checked() {
+    let dir = korf6_copy("successors-kept");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "solve",
+        "R U F D2 L' B U2",
+        "--set",
+        "korf6",
+        "--pdb-dir",
+        d,
+        "--no-upper-bound",
+        "--json",
+        "--threads",
+        "1",
+    ];
+    let json = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        serde_json::from_str(stdout(o).trim()).unwrap()
+    };
+    let first = optcube(&args);
+    let (a, e) = (json(&first), stderr(&first));
+    assert!(e.contains("derived and kept"), "{e}");
+    let kept: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("corner-successors-") && name.ends_with(".pdb")
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let second = optcube(&args);
+    let (b, e) = (json(&second), stderr(&second));
+    assert!(e.contains("corner successor table read"), "{e}");
+    assert_eq!((&a["solution"], &a["nodes"]), (&b["solution"], &b["nodes"]));
+    assert!(a["nodes"].as_u64().unwrap() > 0);
+
+    let mut bytes = std::fs::read(&kept[0]).unwrap();
+    bytes[4096 + 12345] ^= 0x10;
+    std::fs::write(&kept[0], &bytes).unwrap();
+    let o = optcube(&args);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    let name = kept[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(e.contains(&name) && e.contains("checksum"), "{e}");
+    assert_eq!(
+        std::fs::read(&kept[0]).unwrap(),
+        bytes,
+        "the damaged file was replaced"
+    );
 }

@@ -53,7 +53,8 @@ pub fn coset<'py>(
             py.detach(|| TwoPhase::open(&dir, ProgressMode::auto()))
                 .map_err(crate::table_error)
         })?;
-        Ok(py.detach(|| CosetSolver::with(tp, ProgressMode::auto())))
+        py.detach(|| CosetSolver::with(tp, Some(&dir), ProgressMode::auto()))
+            .map_err(crate::table_error)
     })?;
     let opts = CosetOptions {
         max_depth,

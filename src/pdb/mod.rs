@@ -13,7 +13,7 @@ pub mod store;
 
 pub use build::{bfs, blocks, generate, layout, successors};
 pub use registry::{corners48, family, goal, pattern, phase1, ru, set, sym48, sym48ek};
-pub use store::{batch, cells, checkpoint, file, huge, table};
+pub use store::{batch, cells, checkpoint, derived, file, huge, table};
 
 pub use family::Pattern;
 pub use generate::{Method, generate};

@@ -23,10 +23,13 @@
 //! tables".)
 
 use crate::cube::Cube;
+use crate::pdb::derived::Origin;
 use crate::pdb::family::Turned;
+use crate::pdb::file::TableError;
 use crate::pdb::successors::CornerSuccessors;
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::{Progress, ProgressMode};
+use std::path::Path;
 
 /// One table lookup of the heuristic: a table, read either for the position itself or for the
 /// position conjugated by a whole-cube rotation `S` (`S P S⁻¹`, the same position seen from
@@ -145,9 +148,14 @@ impl Heuristic {
     }
 
     /// Derives the corner successor table from the corner table, if there is one and it has
-    /// not been derived yet (about 350 MB, a few seconds; progress per `mode`). The search
+    /// not been derived yet (about 350 MB, 5 s; progress per `mode`), or reads it from `dir`
+    /// where an earlier process kept it ([`CornerSuccessors::open_or_derive`]). The search
     /// then reads all children's corner values of a node at once ([`crate::pdb::successors`]).
-    pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> std::io::Result<()> {
+    pub fn derive_corner_successors(
+        &mut self,
+        mode: ProgressMode,
+        dir: Option<&Path>,
+    ) -> Result<(), TableError> {
         // A fallback corner lookup ranks its children's cubes (it reads few of them): the
         // successor table would be memory for nothing.
         let Some((_, corners)) = (self.lookups.iter())
@@ -159,12 +167,20 @@ impl Heuristic {
         if self.corner_successors.is_none() {
             let n = crate::coord::N_PERM8 as u64;
             let progress = Progress::new(mode, "successors", n, "permutations");
-            self.corner_successors = Some(CornerSuccessors::derive(corners, &progress)?);
+            let (table, origin) = CornerSuccessors::open_or_derive(dir, corners, &progress)?;
+            self.corner_successors = Some(table);
             let seconds = progress.elapsed();
-            progress.finish(&format!(
-                "corner successor table derived, {} MB, {seconds:.1} s",
-                crate::pdb::successors::BYTES.div_ceil(1_000_000)
-            ));
+            let mb = crate::pdb::successors::BYTES.div_ceil(1_000_000);
+            progress.finish(&match origin {
+                Origin::Read => format!("corner successor table read, {mb} MB, {seconds:.1} s"),
+                Origin::Saved => format!(
+                    "corner successor table derived and kept in {}, {mb} MB, {seconds:.1} s",
+                    dir.map_or(String::new(), |d| d.display().to_string())
+                ),
+                Origin::NotSaved(why) => {
+                    format!("corner successor table derived ({why}), {mb} MB, {seconds:.1} s")
+                }
+            });
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use crate::search::witness::Witness;
 use crate::search::{Heuristic, IterationEvent, SearchOptions, SearchResult, solve_witnessed};
 use crate::solvers::twophase::TwoPhase;
 use crate::sys::available_memory;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// What the optimal solver is asked for, in one place: which tables, which lookups and how to
@@ -61,6 +61,8 @@ impl OptimalConfig {
 /// The optimal solver with its tables.
 pub struct OptimalSolver {
     heuristic: Heuristic,
+    /// Where the tables were read from: where the corner successor table is kept too.
+    dir: Option<PathBuf>,
 }
 
 impl OptimalSolver {
@@ -68,6 +70,7 @@ impl OptimalSolver {
     pub fn from_tables(tables: Vec<(Pattern, NibbleTable)>) -> OptimalSolver {
         OptimalSolver {
             heuristic: Heuristic::new(tables),
+            dir: None,
         }
     }
 
@@ -78,7 +81,10 @@ impl OptimalSolver {
         patterns: &[Pattern],
         mode: ProgressMode,
     ) -> Result<OptimalSolver, SetError> {
-        Ok(Self::from_tables(open_or_build(dir, patterns, mode)?))
+        Ok(OptimalSolver {
+            dir: Some(dir.to_path_buf()),
+            ..Self::from_tables(open_or_build(dir, patterns, mode)?)
+        })
     }
 
     /// Opens the tables of `config` from `dir` (building what is missing, see [`Self::open`])
@@ -100,15 +106,15 @@ impl OptimalSolver {
     }
 
     /// Derives the corner successor table from the corner table, which makes the search
-    /// about 14 % faster (paired runs, `korf` set) for 353 MB of memory and a few seconds
+    /// about 14 % faster (paired runs, `korf` set) for 353 MB of memory and 5 s, or reads it
+    /// from the tables' directory, where the first derivation keeps it
     /// ([`crate::pdb::successors`]).
     /// Nothing to do for a set without the corner table. When memory is short the solver
     /// goes on without it, saying so on stderr (unless `mode` is hidden).
     pub fn derive_corner_successors(&mut self, mode: ProgressMode) -> Result<(), SetError> {
         let need = crate::pdb::successors::BYTES;
-        let have = available_memory();
         // Keep a margin for the search itself and the rest of the machine.
-        if let Some(have) = have
+        if let Some(have) = available_memory()
             && need + need / 4 > have
         {
             if mode != ProgressMode::Hidden {
@@ -120,13 +126,9 @@ impl OptimalSolver {
             }
             return Ok(());
         }
-        self.heuristic
-            .derive_corner_successors(mode)
-            .map_err(|e| SetError::Memory {
-                what: format!("the corner successor table ({e})"),
-                need_mb: need >> 20,
-                have_mb: have.map_or(0, |h| h >> 20),
-            })
+        Ok(self
+            .heuristic
+            .derive_corner_successors(mode, self.dir.as_deref())?)
     }
 
     /// Adds (or removes) the lookups of the partial edge tables on the position turned about

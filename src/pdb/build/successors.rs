@@ -3,7 +3,7 @@
 //!
 //! The search reads the corner table for every child it generates, about 13 random reads of
 //! the 44 MB table per expanded node, more than half of all its memory reads. This table is
-//! derived from the corner table in memory (it is never written to a file) and answers all 18
+//! derived from the corner table in memory and answers all 18
 //! children of a node with one read: word `i` (the corner table's index, `corners * 2187 +
 //! twist`) holds, for each move `m`, the child's value minus the node's own value plus one, a
 //! digit 0, 1 or 2, as the base-3 number `Σ digit_m · 3^m` (3^18 < 2^29). A move changes a
@@ -13,13 +13,20 @@
 //! The values read this way are exactly the corner table's, so the search prunes exactly the
 //! same nodes with or without this table; only the node's own value must be known, which the
 //! search carries from parent to child. Size: 8!·3^7 words, 352.7 MB.
+//!
+//! Deriving it takes about 5 s on one core, most of a short solve's start, so a solver that
+//! opens its tables from a directory keeps it there ([`crate::pdb::derived`], named after the
+//! corner table's checksum) and later processes read it back in a fraction of a second.
 
 use crate::coord::{MoveTables, N_MOVES, N_PERM8, N_TWIST};
+use crate::pdb::derived::{Derived, Origin, open_or_derive};
+use crate::pdb::file::TableError;
 use crate::pdb::huge::{FrozenArray, HugeArray};
 use crate::pdb::table::prefetch;
 use crate::pdb::{NibbleTable, Pattern};
 use crate::progress::Progress;
 use rayon::prelude::*;
+use std::path::Path;
 
 /// Words in the table: one per corner position.
 pub const ENTRIES: usize = N_PERM8 * N_TWIST;
@@ -62,7 +69,31 @@ pub struct CornerSuccessors {
     words: FrozenArray<u32>,
 }
 
+/// The table as a derived file: bump the version when the words' meaning changes (the move
+/// order, the digits' encoding).
+const DERIVED: Derived = Derived {
+    name: "corner-successors",
+    version: 1,
+    len: ENTRIES,
+};
+
 impl CornerSuccessors {
+    /// The table of `corners`, read from `dir` where an earlier process kept it, or else
+    /// derived ([`Self::derive`]) and kept there; without `dir`, derived.
+    ///
+    /// # Errors
+    /// A kept file that is damaged (refused, naming it), or no memory for the table.
+    pub fn open_or_derive(
+        dir: Option<&Path>,
+        corners: &NibbleTable,
+        progress: &Progress,
+    ) -> Result<(Self, Origin), TableError> {
+        let (words, origin) = open_or_derive(dir, &DERIVED, corners.bytes(), || {
+            Ok(Self::derive(corners, progress)?.words)
+        })?;
+        Ok((CornerSuccessors { words }, origin))
+    }
+
     /// Derives the table from a finished corner table (on the current rayon pool), reporting
     /// the corner permutations done to `progress`.
     ///

@@ -1,6 +1,6 @@
 //! Typed arrays in anonymous huge-page memory ([`huge_page_memory`]): for the large derived
-//! tables that the searches read at random and that are never kept in a file (the corner
-//! successor words, the coset solver's phase-1 masks and bitmaps). In 4 KB pages nearly every
+//! tables that the searches read at random (the corner successor words, the coset solver's
+//! phase-1 masks and bitmaps; the first two are also kept in files, [`super::derived`]). In 4 KB pages nearly every
 //! random read of such a table would also miss the TLB.
 //!
 //! An array is written while it is a [`HugeArray`] (the memory comes zeroed) and may then be
@@ -68,6 +68,31 @@ impl<T: Plain> HugeArray<T> {
             len: self.len,
             _t: PhantomData,
         })
+    }
+}
+
+impl<T: Plain> FrozenArray<T> {
+    /// The first `len` values of `T` held in read-only memory `map` (huge-page memory that a
+    /// table file was read into, [`super::file::load_in_huge_pages`]).
+    ///
+    /// # Panics
+    /// If `map` holds fewer than `len` values or is not aligned for `T`.
+    pub fn from_map(map: memmap2::Mmap, len: usize) -> FrozenArray<T> {
+        assert!(
+            map.len() >= len * size_of::<T>(),
+            "too few bytes for the array"
+        );
+        assert!(map.as_ptr().cast::<T>().is_aligned(), "misaligned array");
+        FrozenArray {
+            map,
+            len,
+            _t: PhantomData,
+        }
+    }
+
+    /// The values' bytes, as they lie in memory (to write them to a file).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.map[..self.len * size_of::<T>()]
     }
 }
 

@@ -17,14 +17,21 @@
 //! residue one less (mod 3) than the node's, the moves whose child has the node's residue),
 //! which for exact distances means one move closer and as far (checked by a test against
 //! lookups of every child).
+//!
+//! Computing them takes about 24 s on 2 cores, so a solver opened from a directory keeps them
+//! there (1.13 GB, [`crate::pdb::derived`], named after the phase-1 table's checksum): every
+//! later `optcube coset` process, and every task of a study, reads them in about a second.
 
 use rayon::prelude::*;
 
 use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
 use crate::coord::{MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
+use crate::pdb::derived::{Derived, Origin, open_or_derive};
+use crate::pdb::file::TableError;
 use crate::pdb::huge::{FrozenArray, HugeArray};
 use crate::progress::{Progress, ProgressMode};
 use crate::solvers::twophase::{TwoPhase, closer_residue};
+use std::path::Path;
 
 /// The masks of one two-phase solver's phase-1 table (1.13 GB: the moves one closer in bits
 /// 0..18 of an entry, the moves as far in bits 32..50; in huge-page memory, since they are
@@ -36,16 +43,48 @@ pub struct DownMasks {
 }
 
 impl DownMasks {
-    /// Computes every entry's mask (140,908,410 entries, 18 lookups each, in parallel; about
-    /// 24 s on 2 threads, reported to `progress` by flip-slice class).
-    pub fn build(tp: &TwoPhase, progress: ProgressMode) -> DownMasks {
+    /// The masks of `tp`'s phase-1 table: read from `dir` where an earlier process kept them,
+    /// or else computed ([`Self::compute`]) and kept there; without `dir`, computed.
+    ///
+    /// # Errors
+    /// A kept file that is damaged (refused, naming it), or no memory for the masks.
+    pub fn open_or_build(
+        dir: Option<&Path>,
+        tp: &TwoPhase,
+        progress: ProgressMode,
+    ) -> Result<DownMasks, TableError> {
+        // Bump the version when an entry's meaning changes (the bit layout, the move order,
+        // the table's index).
+        let what = Derived {
+            name: "coset-masks",
+            version: 1,
+            len: flipslice_classes(false).len() * N_TWIST,
+        };
+        let source = tp.pruning_tables()[0].1;
+        let t = std::time::Instant::now();
+        let (masks, origin) = open_or_derive(dir, &what, source, || Self::compute(tp, progress))?;
+        if let (Origin::Read, true) = (&origin, progress != ProgressMode::Hidden) {
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!("masks: {} entries read in {secs:.1} s", what.len);
+        }
+        if let (Origin::NotSaved(why), true) = (&origin, progress != ProgressMode::Hidden) {
+            eprintln!("masks: not kept for the next run ({why})");
+        }
+        Ok(DownMasks {
+            masks,
+            conj: conjugated_moves(),
+        })
+    }
+
+    /// Every entry's mask (140,908,410 entries, 18 lookups each, in parallel; about 24 s on
+    /// 2 threads, reported to `progress` by flip-slice class), without a file.
+    fn compute(tp: &TwoPhase, progress: ProgressMode) -> std::io::Result<FrozenArray<u64>> {
         let mv = MoveTables::get();
         let classes = flipslice_classes(false);
         let len = classes.len() * N_TWIST;
         let report = Progress::new(progress, "masks", classes.len() as u64, "classes");
         // Zeroed memory: every mask below starts empty and only gains bits.
-        let mut masks =
-            HugeArray::<u64>::zeroed(len).expect("anonymous memory for the phase-1 masks");
+        let mut masks = HugeArray::<u64>::zeroed(len)?;
         masks
             .par_chunks_mut(N_TWIST)
             .enumerate()
@@ -77,22 +116,7 @@ impl DownMasks {
             });
         let secs = report.elapsed();
         report.finish(&format!("{len} entries in {secs:.1} s"));
-        let syms = symmetries();
-        let mut conj = Box::new([[[0u32; 512]; 2]; N_SYM_UD]);
-        for (s, table) in conj.iter_mut().enumerate() {
-            for m in 0..N_MOVES {
-                // The entry's move `S_s M_m S_s⁻¹` is the node's move `m`.
-                let j = syms.move_conj[s][m] as usize;
-                let (half, bit) = (j / 9, j % 9);
-                for (w, out) in table[half].iter_mut().enumerate() {
-                    if w >> bit & 1 == 1 {
-                        *out |= 1 << m;
-                    }
-                }
-            }
-        }
-        let masks = masks.freeze().expect("the phase-1 masks made read-only");
-        DownMasks { masks, conj }
+        masks.freeze()
     }
 
     /// The moves one closer to H, and the moves as far, from a node read at table `index` with
@@ -112,4 +136,24 @@ impl DownMasks {
             crate::pdb::table::prefetch(m);
         }
     }
+}
+
+/// `conj[s][half][nine bits]`: a mask's low or high nine moves, kept for the entry's position,
+/// as the moves of a node read with symmetry `s`.
+fn conjugated_moves() -> Box<[[[u32; 512]; 2]; N_SYM_UD]> {
+    let syms = symmetries();
+    let mut conj = Box::new([[[0u32; 512]; 2]; N_SYM_UD]);
+    for (s, table) in conj.iter_mut().enumerate() {
+        for m in 0..N_MOVES {
+            // The entry's move `S_s M_m S_s⁻¹` is the node's move `m`.
+            let j = syms.move_conj[s][m] as usize;
+            let (half, bit) = (j / 9, j % 9);
+            for (w, out) in table[half].iter_mut().enumerate() {
+                if w >> bit & 1 == 1 {
+                    *out |= 1 << m;
+                }
+            }
+        }
+    }
+    conj
 }

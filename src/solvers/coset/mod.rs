@@ -214,24 +214,31 @@ pub struct CosetSolver {
 }
 
 impl CosetSolver {
-    /// Opens the solver with the two-phase tables kept in `dir` (built there on first use).
+    /// Opens the solver with the two-phase tables kept in `dir` (built there on first use),
+    /// and the phase-1 masks kept there too ([`DownMasks::open_or_build`]).
     pub fn open(dir: &Path, progress: ProgressMode) -> Result<CosetSolver, TableError> {
-        Ok(Self::with(
+        Self::with(
             Arc::new(TwoPhase::open(dir, progress)?),
+            Some(dir),
             progress,
-        ))
+        )
     }
 
-    /// The solver on a two-phase solver's tables (computes the phase-1 masks, [`masks`]: about
-    /// 24 s on 2 threads, reported to `progress`).
-    pub fn with(tp: Arc<TwoPhase>, progress: ProgressMode) -> CosetSolver {
-        CosetSolver {
-            masks: Arc::new(DownMasks::build(&tp, progress)),
+    /// The solver on a two-phase solver's tables, with their phase-1 masks ([`masks`]): read
+    /// from `dir` where an earlier process kept them, or computed (about 24 s on 2 threads,
+    /// reported to `progress`) and kept there; without `dir`, computed.
+    pub fn with(
+        tp: Arc<TwoPhase>,
+        dir: Option<&Path>,
+        progress: ProgressMode,
+    ) -> Result<CosetSolver, TableError> {
+        Ok(CosetSolver {
+            masks: Arc::new(DownMasks::open_or_build(dir, &tp, progress)?),
             tp,
             moves: Moves::get(),
             cut: true,
             batch: seeds::BATCH,
-        }
+        })
     }
 
     /// The bitmap's move tables.

@@ -8,7 +8,6 @@ use crate::coord::squares::CORNER_PERMS;
 use crate::cube::{Rng, format_moves, merge_moves, parse_moves};
 use crate::pdb::file::{self, TableError as FileError};
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Published sizes and maximum distances of the four phases (Thistlethwaite; Scherphuis).
@@ -146,23 +145,12 @@ fn from_tables_round_trips_and_rejects_bad_tables() {
     ));
 }
 
-/// An empty directory unique to this test process and `name`.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "optcube-thistlethwaite-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// `open` in an empty directory builds and writes the four files; opening again loads them
 /// (the same tables as `new`, the same solutions), rebuilds only a missing one, and refuses
 /// a damaged file without touching it.
 #[test]
 fn open_builds_then_loads_table_files() {
-    let dir = temp_dir("open");
+    let dir = crate::testing::temp_dir("thistlethwaite-open");
     let built = Thistlethwaite::open(&dir).unwrap();
     for k in 0..PHASES {
         let path = file::table_path(&dir, PHASE_NAMES[k]);

@@ -405,7 +405,6 @@ impl TwoPhase {
 mod tests {
     use super::*;
     use crate::cube::{Rng, SUPERFLIP, parse_moves};
-    use std::path::PathBuf;
 
     /// One solver for all tests (shared with the coset tests): the tables take seconds to build.
     pub(super) fn solver() -> &'static TwoPhase {
@@ -544,15 +543,6 @@ mod tests {
         assert!(avg <= 21.0, "average {avg}");
     }
 
-    /// An empty directory unique to this test process and `name`.
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("optcube-twophase-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     fn same_tables(a: &TwoPhase, b: &TwoPhase) {
         for ((name, x), (_, y)) in a.pruning_tables().into_iter().zip(b.pruning_tables()) {
             assert!(x == y, "{name} differs");
@@ -567,7 +557,7 @@ mod tests {
     #[test]
     fn open_loads_saved_tables_builds_missing_and_refuses_damage() {
         let tp = solver();
-        let dir = temp_dir("open");
+        let dir = crate::testing::temp_dir("twophase-open");
         tp.save(&dir).unwrap();
         let kinds = tp.table_kinds();
         for (i, kind) in kinds.iter().enumerate() {

@@ -1,0 +1,155 @@
+//! Large tables derived from another table (the corner successor words from the corner
+//! table, the coset solver's phase-1 masks from the phase-1 table), kept in a table file beside
+//! their source so that a process reads them in a fraction of a second instead of deriving
+//! them for seconds (5 s and 24 s on 2 cores).
+//!
+//! Invariant: a derived file is only ever read for the very source it was derived from. Its
+//! table name, which the header must match ([`super::file`]), is `NAME-CHECKSUM` with the
+//! source payload's XXH3 checksum, and its version is the derivation's own; the file is
+//! `NAME-CHECKSUM.pdb`. So a source rebuilt differently, or a changed derivation (whose
+//! version is then bumped), looks for another file and never reads a stale one. A damaged file
+//! is refused like any table file, naming it. The values are the machine's words as they lie
+//! in memory, so files are only read and written on little-endian machines.
+//!
+//! The file is a cache: when it cannot be written (a read-only directory, a full disk) the
+//! derived table is used all the same, and the caller is told why it was not kept.
+
+use std::path::Path;
+
+use super::file::{Packing, TableError, TableKind, checksum, open_or_build, save_payload};
+use super::huge::{FrozenArray, Plain};
+use crate::cube::Metric;
+
+/// What a derived table is: its name (the file's, before the source checksum), the version of
+/// its derivation, and its length in values of `T`.
+pub struct Derived {
+    pub name: &'static str,
+    pub version: u32,
+    pub len: usize,
+}
+
+/// Where a table of [`open_or_derive`] came from.
+#[derive(Debug)]
+pub enum Origin {
+    /// Read from its file.
+    Read,
+    /// Derived and kept in its file.
+    Saved,
+    /// Derived; keeping it failed, for this reason (it is derived again next time).
+    NotSaved(String),
+}
+
+/// The file kind of `what` derived from a source whose payload is `source`.
+fn kind<T>(what: &Derived, source: &[u8]) -> TableKind {
+    TableKind {
+        name: format!("{}-{}", what.name, checksum(source)),
+        version: what.version,
+        pieces: format!("derived from a table with checksum {}", checksum(source)),
+        entries: what.len as u64,
+        packing: Packing::Bits(8 * size_of::<T>() as u32),
+        rebuild: "any command that uses it in {dir} (it is derived again)".into(),
+        metric: Metric::Htm,
+    }
+}
+
+/// The table `what` derived from the table whose payload is `source`: read from its file in
+/// `dir` (checked: header, size, checksum), or else computed by `derive` and written there
+/// (atomically; one process derives while others wait for it, as table builds do).
+/// Without `dir`, or on a big-endian machine, `derive` is simply called.
+///
+/// # Errors
+/// A file that is there but damaged or unreadable: it is refused, never replaced silently.
+pub fn open_or_derive<T: Plain, D: FnOnce() -> std::io::Result<FrozenArray<T>>>(
+    dir: Option<&Path>,
+    what: &Derived,
+    source: &[u8],
+    derive: D,
+) -> Result<(FrozenArray<T>, Origin), TableError> {
+    let unkept = |why: &str, derive: D| -> Result<_, TableError> {
+        let array = derive().map_err(|source| TableError::Io {
+            path: dir.unwrap_or(Path::new(".")).into(),
+            source,
+        })?;
+        Ok((array, Origin::NotSaved(why.into())))
+    };
+    let Some(dir) = dir else {
+        return unkept("no table directory", derive);
+    };
+    if cfg!(target_endian = "big") {
+        return unkept("kept only on little-endian machines", derive);
+    }
+    let kind = kind::<T>(what, source);
+    let mut tables = open_or_build(
+        dir,
+        std::slice::from_ref(&kind),
+        |path, kind| {
+            let (map, _) = super::file::load_in_huge_pages(path, kind)?;
+            Ok((FrozenArray::from_map(map, what.len), Origin::Read))
+        },
+        |_missing| -> Result<_, TableError> {
+            let path = super::file::table_path(dir, &kind.name);
+            let array = derive().map_err(|source| TableError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let origin = match save_payload(&path, &kind, array.as_bytes(), vec![], "derived") {
+                Ok(_) => Origin::Saved,
+                Err(e) => Origin::NotSaved(e.to_string()),
+            };
+            Ok(vec![(array, origin)])
+        },
+    )?;
+    Ok(tables.pop().expect("one table"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdb::huge::HugeArray;
+
+    fn squares(n: usize, calls: &mut u32) -> std::io::Result<FrozenArray<u64>> {
+        *calls += 1;
+        let mut a = HugeArray::<u64>::zeroed(n)?;
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = (i * i) as u64;
+        }
+        a.freeze()
+    }
+
+    /// Derived once, then read back equal; another source derives again; a damaged file is
+    /// refused with its name.
+    #[test]
+    fn derived_tables_are_kept_per_source_and_checked() {
+        let dir = crate::testing::temp_dir("derived");
+        let what = Derived {
+            name: "squares",
+            version: 1,
+            len: 1000,
+        };
+        let mut calls = 0;
+        let (a, o) =
+            open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls)).unwrap();
+        assert!(matches!(o, Origin::Saved), "{o:?}");
+        let (b, o) =
+            open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls)).unwrap();
+        assert!(matches!(o, Origin::Read), "{o:?}");
+        assert_eq!(calls, 1);
+        assert_eq!(&a[..], &b[..]);
+        let (_, o) =
+            open_or_derive(Some(&dir), &what, b"two", || squares(1000, &mut calls)).unwrap();
+        assert!(matches!(o, Origin::Saved), "{o:?}");
+        assert_eq!(calls, 2);
+        let path = super::super::file::table_path(&dir, &kind::<u64>(&what, b"one").name);
+        let mut bytes = std::fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        let err = open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls))
+            .err()
+            .expect("a damaged file is refused");
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert_eq!(calls, 2);
+    }
+}
