@@ -93,13 +93,41 @@ pub fn open_or_derive<T: Plain, D: FnOnce() -> std::io::Result<FrozenArray<T>>>(
                 source,
             })?;
             let origin = match save_payload(&path, &kind, array.as_bytes(), vec![], "derived") {
-                Ok(_) => Origin::Saved,
+                Ok(_) => {
+                    remove_stale(dir, what.name, &path);
+                    Origin::Saved
+                }
                 Err(e) => Origin::NotSaved(e.to_string()),
             };
             Ok(vec![(array, origin)])
         },
     )?;
     Ok(tables.pop().expect("one table"))
+}
+
+/// Removes the files of `name` derived from other sources than the one just kept at `kept`:
+/// a directory holds one source of each derived table (one `corners.pdb`, one
+/// `twophase-phase1.pdb`), so they can never be read again, and each is hundreds of MB.
+/// Best effort: a file that cannot be removed only costs disk space.
+fn remove_stale(dir: &Path, name: &str, kept: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+        let checksum = file.as_deref().and_then(|f| {
+            f.strip_prefix(name)?
+                .strip_prefix('-')?
+                .strip_suffix(".pdb")
+                .map(str::to_string)
+        });
+        // Only NAME-CHECKSUM.pdb itself: not a temporary file or a packed copy.
+        if checksum.is_some_and(|c| c.len() == 16 && c.bytes().all(|b| b.is_ascii_hexdigit()))
+            && path != kept
+        {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -116,8 +144,8 @@ mod tests {
         a.freeze()
     }
 
-    /// Derived once, then read back equal; another source derives again; a damaged file is
-    /// refused with its name.
+    /// Derived once, then read back equal; another source derives again and its file replaces
+    /// the first; a damaged file is refused with its name.
     #[test]
     fn derived_tables_are_kept_per_source_and_checked() {
         let dir = crate::testing::temp_dir("derived");
@@ -135,15 +163,29 @@ mod tests {
         assert!(matches!(o, Origin::Read), "{o:?}");
         assert_eq!(calls, 1);
         assert_eq!(&a[..], &b[..]);
+        // Files that are not another source's copy of this table stay.
+        let others = [
+            "squares2-0123456789abcdef.pdb",
+            "squares-old.pdb",
+            "notes.txt",
+        ];
+        for f in others {
+            std::fs::write(dir.join(f), b"x").unwrap();
+        }
         let (_, o) =
             open_or_derive(Some(&dir), &what, b"two", || squares(1000, &mut calls)).unwrap();
+        assert!(others.iter().all(|f| dir.join(f).exists()));
         assert!(matches!(o, Origin::Saved), "{o:?}");
         assert_eq!(calls, 2);
-        let path = super::super::file::table_path(&dir, &kind::<u64>(&what, b"one").name);
+        // The file of the other source is gone (never to be read again); this one is kept.
+        let path =
+            |source: &[u8]| super::super::file::table_path(&dir, &kind::<u64>(&what, source).name);
+        assert!(!path(b"one").exists() && path(b"two").exists());
+        let path = path(b"two");
         let mut bytes = std::fs::read(&path).unwrap();
         *bytes.last_mut().unwrap() ^= 1;
         std::fs::write(&path, bytes).unwrap();
-        let err = open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls))
+        let err = open_or_derive(Some(&dir), &what, b"two", || squares(1000, &mut calls))
             .err()
             .expect("a damaged file is refused");
         assert!(
