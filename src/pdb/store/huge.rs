@@ -1,7 +1,7 @@
 //! Typed arrays in anonymous huge-page memory ([`huge_page_memory`]): for the large derived
 //! tables that the searches read at random (the corner successor words, the coset solver's
-//! phase-1 masks and bitmaps; the first two are also kept in files, [`super::derived`]). In 4 KB pages nearly every
-//! random read of such a table would also miss the TLB.
+//! phase-1 masks and bitmaps; the first two are also kept in files, [`super::derived`]). In
+//! 4 KB pages nearly every random read of such a table would also miss the TLB.
 //!
 //! An array is written while it is a [`HugeArray`] (the memory comes zeroed) and may then be
 //! made read-only ([`HugeArray::freeze`]), after which a stray write faults instead of

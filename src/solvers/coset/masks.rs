@@ -18,7 +18,7 @@
 //! which for exact distances means one move closer and as far (checked by a test against
 //! lookups of every child).
 //!
-//! Computing them takes about 24 s on 2 cores, so a solver opened from a directory keeps them
+//! Computing them takes 10–24 s on 2 cores, so a solver opened from a directory keeps them
 //! there (1.13 GB, [`crate::pdb::derived`], named after the phase-1 table's checksum): every
 //! later `optcube coset` process, and every task of a study, reads them in about a second.
 

@@ -225,7 +225,7 @@ impl CosetSolver {
     }
 
     /// The solver on a two-phase solver's tables, with their phase-1 masks ([`masks`]): read
-    /// from `dir` where an earlier process kept them, or computed (about 24 s on 2 threads,
+    /// from `dir` where an earlier process kept them, or computed (10–24 s on 2 threads,
     /// reported to `progress`) and kept there; without `dir`, computed.
     pub fn with(
         tp: Arc<TwoPhase>,
