@@ -23,7 +23,6 @@
 //! tables".)
 
 use crate::cube::Cube;
-use crate::pdb::derived::Origin;
 use crate::pdb::family::Turned;
 use crate::pdb::file::TableError;
 use crate::pdb::successors::CornerSuccessors;
@@ -171,16 +170,9 @@ impl Heuristic {
             self.corner_successors = Some(table);
             let seconds = progress.elapsed();
             let mb = crate::pdb::successors::BYTES.div_ceil(1_000_000);
-            progress.finish(&match origin {
-                Origin::Read => format!("corner successor table read, {mb} MB, {seconds:.1} s"),
-                Origin::Saved => format!(
-                    "corner successor table derived and kept in {}, {mb} MB, {seconds:.1} s",
-                    dir.map_or(String::new(), |d| d.display().to_string())
-                ),
-                Origin::NotSaved(why) => {
-                    format!("corner successor table derived ({why}), {mb} MB, {seconds:.1} s")
-                }
-            });
+            progress.finish(&format!(
+                "corner successor table {origin}, {mb} MB, {seconds:.1} s"
+            ));
         }
         Ok(())
     }

@@ -14,7 +14,7 @@
 //! The file is a cache: when it cannot be written (a read-only directory, a full disk) the
 //! derived table is used all the same, and the caller is told why it was not kept.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::file::{Packing, TableError, TableKind, checksum, open_or_build, save_payload};
 use super::huge::{FrozenArray, Plain};
@@ -33,18 +33,30 @@ pub struct Derived {
 pub enum Origin {
     /// Read from its file.
     Read,
-    /// Derived and kept in its file.
-    Saved,
+    /// Derived and kept in this file.
+    Saved(PathBuf),
     /// Derived; keeping it failed, for this reason (it is derived again next time).
     NotSaved(String),
 }
 
+/// How a reporter says it: "read", "derived and kept in FILE", "derived (not kept: WHY)".
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Read => write!(f, "read"),
+            Origin::Saved(path) => write!(f, "derived and kept in {}", path.display()),
+            Origin::NotSaved(why) => write!(f, "derived (not kept: {why})"),
+        }
+    }
+}
+
 /// The file kind of `what` derived from a source whose payload is `source`.
 fn kind<T>(what: &Derived, source: &[u8]) -> TableKind {
+    let source = checksum(source);
     TableKind {
-        name: format!("{}-{}", what.name, checksum(source)),
+        name: format!("{}-{source}", what.name),
         version: what.version,
-        pieces: format!("derived from a table with checksum {}", checksum(source)),
+        pieces: format!("derived from a table with checksum {source}"),
         entries: what.len as u64,
         packing: Packing::Bits(8 * size_of::<T>() as u32),
         rebuild: "any command that uses it in {dir} (it is derived again)".into(),
@@ -95,7 +107,7 @@ pub fn open_or_derive<T: Plain, D: FnOnce() -> std::io::Result<FrozenArray<T>>>(
             let origin = match save_payload(&path, &kind, array.as_bytes(), vec![], "derived") {
                 Ok(_) => {
                     remove_stale(dir, what.name, &path);
-                    Origin::Saved
+                    Origin::Saved(path)
                 }
                 Err(e) => Origin::NotSaved(e.to_string()),
             };
@@ -157,7 +169,7 @@ mod tests {
         let mut calls = 0;
         let (a, o) =
             open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls)).unwrap();
-        assert!(matches!(o, Origin::Saved), "{o:?}");
+        assert!(matches!(o, Origin::Saved(_)), "{o:?}");
         let (b, o) =
             open_or_derive(Some(&dir), &what, b"one", || squares(1000, &mut calls)).unwrap();
         assert!(matches!(o, Origin::Read), "{o:?}");
@@ -175,7 +187,7 @@ mod tests {
         let (_, o) =
             open_or_derive(Some(&dir), &what, b"two", || squares(1000, &mut calls)).unwrap();
         assert!(others.iter().all(|f| dir.join(f).exists()));
-        assert!(matches!(o, Origin::Saved), "{o:?}");
+        assert!(matches!(o, Origin::Saved(_)), "{o:?}");
         assert_eq!(calls, 2);
         // The file of the other source is gone (never to be read again); this one is kept.
         let path =

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 
 use crate::coord::symmetry::{N_SYM_UD, flipslice_classes, symmetries};
 use crate::coord::{MoveTables, N_FLIP, N_MOVES, N_SLICE_PERM, N_TWIST};
-use crate::pdb::derived::{Derived, Origin, open_or_derive};
+use crate::pdb::derived::{Derived, open_or_derive};
 use crate::pdb::file::TableError;
 use crate::pdb::huge::{FrozenArray, HugeArray};
 use crate::progress::{Progress, ProgressMode};
@@ -61,28 +61,23 @@ impl DownMasks {
             len: flipslice_classes(false).len() * N_TWIST,
         };
         let source = tp.pruning_tables()[0].1;
-        let t = std::time::Instant::now();
-        let (masks, origin) = open_or_derive(dir, &what, source, || Self::compute(tp, progress))?;
-        if let (Origin::Read, true) = (&origin, progress != ProgressMode::Hidden) {
-            let secs = t.elapsed().as_secs_f64();
-            eprintln!("masks: {} entries read in {secs:.1} s", what.len);
-        }
-        if let (Origin::NotSaved(why), true) = (&origin, progress != ProgressMode::Hidden) {
-            eprintln!("masks: not kept for the next run ({why})");
-        }
+        let classes = flipslice_classes(false).len() as u64;
+        let report = Progress::new(progress, "masks", classes, "classes");
+        let (masks, origin) = open_or_derive(dir, &what, source, || Self::compute(tp, &report))?;
+        let secs = report.elapsed();
+        report.finish(&format!("{} entries {origin}, {secs:.1} s", what.len));
         Ok(DownMasks {
             masks,
             conj: conjugated_moves(),
         })
     }
 
-    /// Every entry's mask (140,908,410 entries, 18 lookups each, in parallel; about 24 s on
-    /// 2 threads, reported to `progress` by flip-slice class), without a file.
-    fn compute(tp: &TwoPhase, progress: ProgressMode) -> std::io::Result<FrozenArray<u64>> {
+    /// Every entry's mask (140,908,410 entries, 18 lookups each, in parallel; 10–24 s on
+    /// 2 threads, reported to `report` by flip-slice class), without a file.
+    fn compute(tp: &TwoPhase, report: &Progress) -> std::io::Result<FrozenArray<u64>> {
         let mv = MoveTables::get();
         let classes = flipslice_classes(false);
         let len = classes.len() * N_TWIST;
-        let report = Progress::new(progress, "masks", classes.len() as u64, "classes");
         // Zeroed memory: every mask below starts empty and only gains bits.
         let mut masks = HugeArray::<u64>::zeroed(len)?;
         masks
@@ -114,8 +109,6 @@ impl DownMasks {
                 }
                 report.add(1, "");
             });
-        let secs = report.elapsed();
-        report.finish(&format!("{len} entries in {secs:.1} s"));
         masks.freeze()
     }
 
