@@ -407,4 +407,36 @@ fn the_kept_successor_table_is_read_back_and_checked() {
         bytes,
         "the damaged file was replaced"
     );
+
+    // Where it cannot be written (a file-size limit stands for a full disk), the solve derives
+    // the table all the same, says it was not kept, and leaves no half-written file.
+    let full = korf6_copy("successors-full");
+    let f = full.to_str().unwrap();
+    let args: Vec<&str> = (args.iter()).map(|&a| if a == d { f } else { a }).collect();
+    let o = optcube_with(&args, || {
+        let limit = libc::rlimit {
+            rlim_cur: 1 << 20,
+            rlim_max: 1 << 20,
+        };
+        // SAFETY: plain system calls on this child's own limits and signals.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    });
+    let (c, e) = (json(&o), stderr(&o));
+    assert!(
+        e.contains("corner successor table derived (not kept"),
+        "{e}"
+    );
+    assert_eq!((&a["solution"], &a["nodes"]), (&c["solution"], &c["nodes"]));
+    let left: Vec<String> = std::fs::read_dir(&full)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("corner-successors"))
+        .collect();
+    assert!(left.is_empty(), "half-written files left: {left:?}");
 }
