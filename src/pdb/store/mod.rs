@@ -9,5 +9,6 @@ pub mod cells;
 pub mod checkpoint;
 pub mod derived;
 pub mod file;
+pub mod header;
 pub mod huge;
 pub mod table;
