@@ -20,4 +20,6 @@ pub use options::{
 #[cfg(test)]
 mod qtm_tests;
 #[cfg(test)]
+mod same_tree_tests;
+#[cfg(test)]
 mod tests;
