@@ -2,6 +2,8 @@
 //! a scratch directory per test process, and the `korf6` tables built once by the CLI.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod goals;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -157,4 +159,11 @@ pub fn korf6_dir() -> &'static str {
         assert!(o.status.success(), "build failed: {}", stderr(&o));
         dir
     })
+}
+
+/// Every position within five moves with its brute-force distance (no table code), built once
+/// per test process.
+pub fn ball() -> &'static optcube::search::brute::Ball {
+    static B: OnceLock<optcube::search::brute::Ball> = OnceLock::new();
+    B.get_or_init(|| optcube::search::brute::Ball::new(5))
 }
