@@ -322,6 +322,45 @@ fn no_two_types_share_a_name() {
     );
 }
 
+/// The most code lines a file may hold: lines that are neither blank nor comments, a file's
+/// trailing `#[cfg(test)] mod tests { … }` block not counted (a test file of its own is).
+const MAX_CODE_LINES: usize = 600;
+
+fn counted_lines(text: &str) -> usize {
+    code_lines(text)
+        .iter()
+        .filter(|(_, c)| !c.trim().is_empty())
+        .count()
+}
+
+/// The Rust files of the library, the binary, the tests, the benchmarks and the Python module
+/// that hold more than [`MAX_CODE_LINES`] code lines, with their count.
+fn long_files() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches", "python/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let n = counted_lines(&std::fs::read_to_string(&p).unwrap());
+            (n > MAX_CODE_LINES).then(|| {
+                let rel = p.strip_prefix(root).unwrap().display();
+                format!("{rel}: {n} code lines")
+            })
+        })
+        .collect()
+}
+
+/// No file is over 600 code lines: split a long one by subject.
+#[test]
+fn no_file_is_over_600_code_lines() {
+    let long = long_files();
+    assert!(long.is_empty(), "split these:\n{}", long.join("\n"));
+}
+
 /// The checks themselves can fail: an upward reference, a circle and a repeated name made up
 /// here are each found.
 #[test]
@@ -351,6 +390,9 @@ fn the_checks_find_what_they_look_for() {
         text: "// crate::stats\n#[cfg(test)]\nmod tests {\n    use crate::stats::x;\n}\n".into(),
     }];
     assert!(upward_references(&in_tests).is_empty());
+
+    let text = "//! doc\nfn a() {}\n\n    // note\nfn b() {} // why\n#[cfg(test)]\nmod tests {\n    fn c() {}\n}\n";
+    assert_eq!(counted_lines(text), 2);
 }
 
 /// The repository paths a document names in backticks (`results/…`, `src/…`, `docs/…`,
