@@ -1,12 +1,13 @@
 //! Statistics over goals other than solved, end to end: `stats distances --goal` against
-//! published counts, and `stats lengths --goal` studies checked by a brute-force enumeration of
-//! move sequences (which shares no code with the goal tables).
+//! published counts, and `stats lengths --goal` studies checked by a breadth-first search over
+//! the cross's states (which shares no code with the goals or their tables).
 
 mod common;
-use common::goals::*;
 use common::*;
-use optcube::coord::goal::GoalCheck;
-use optcube::cube::{Cube, Goal, Metric, parse_moves};
+use optcube::coord::goal::{GoalCheck, conjugate};
+use optcube::cube::{Cube, Goal, Metric, Move, parse_moves};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// `stats distances --goal`: the published cross and edge-orientation distributions, and a
 /// 2x2x2 distribution equal to a search over cubes (`pdb::goal`'s unit test) summed to the
@@ -49,10 +50,50 @@ fn study_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// `stats lengths --goal`: every record reaches its goal, in the fewest moves (checked by
-/// enumeration through 5 moves), and the lengths follow the published cross distribution
-/// (random positions fall evenly on the goal's states); colour neutrality is never longer;
-/// `stats summarize` sets a study beside the goal's exact distribution; and the refusals.
+/// Where the four D edges are and how each is turned: the state of the cross on D, read off
+/// the cube's pieces.
+fn cross_state(c: &Cube) -> [u8; 4] {
+    let mut s = [0u8; 4];
+    for slot in 0..12 {
+        let p = c.edge_perm(slot) as usize;
+        if (4..8).contains(&p) {
+            s[p - 4] = (slot as u8) << 1 | c.edge_ori(slot);
+        }
+    }
+    s
+}
+
+/// The fewest moves that bring the four D edges home, for each of their 190,080 states: a
+/// breadth-first search over whole cubes (one for each state) with the 18 moves. It shares no
+/// code with the goals or their tables.
+fn cross_distances() -> HashMap<[u8; 4], u8> {
+    let mut dist = HashMap::from([(cross_state(&Cube::SOLVED), 0)]);
+    let mut layer = vec![Cube::SOLVED];
+    for d in 1.. {
+        let mut next = Vec::new();
+        for c in &layer {
+            for m in Move::all() {
+                let n = c.apply(m);
+                if let Entry::Vacant(e) = dist.entry(cross_state(&n)) {
+                    e.insert(d);
+                    next.push(n);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layer = next;
+    }
+    dist
+}
+
+/// `stats lengths --goal`: every record reaches its goal, in the fewest moves (each cross
+/// length, on D and colour neutral, equals a breadth-first search's over the cross's states,
+/// whose counts are the published ones), and the lengths follow the published cross
+/// distribution (random positions fall evenly on the goal's states); colour neutrality is
+/// never longer; `stats summarize` sets a study beside the goal's exact distribution; and the
+/// refusals.
 #[test]
 fn goal_length_studies() {
     let dir = test_dir("goal-study");
@@ -69,6 +110,14 @@ fn goal_length_studies() {
         goal: Goal::named("cross").unwrap(),
         any_orientation: false,
     };
+    let bfs = cross_distances();
+    let mut by_depth = [0u64; 9];
+    for &d in bfs.values() {
+        by_depth[d as usize] += 1;
+    }
+    // Published: the cross states at 0–8 moves.
+    let published_states = [1, 15, 158, 1_394, 9_809, 46_381, 97_254, 34_966, 102];
+    assert_eq!(by_depth, published_states);
     let records = study_lines(&dir.join("cross.jsonl"));
     assert_eq!(records.len(), 300);
     let mut counts = [0u64; 9];
@@ -80,14 +129,11 @@ fn goal_length_studies() {
         let len = r["length"].as_u64().unwrap() as usize;
         assert_eq!(sol.len(), len);
         assert!(cross.holds(&input.apply_seq(&sol)), "{r}");
-        let shorter =
-            (0..len.min(6)).find(|&l| !brute_solutions(&input, &cross, l, Metric::Htm).is_empty());
-        assert_eq!(shorter, None, "a shorter cross: {r}");
+        assert_eq!(len, bfs[&cross_state(&input)] as usize, "{r}");
         counts[len] += 1;
         lengths.push(len);
     }
-    // Published: 1, 15, 158, 1,394, 9,809, 46,381, 97,254, 34,966, 102 of 190,080 cross
-    // states at 0–8 moves. Chi-square over ≤ 4, 5, 6, ≥ 7 (3 degrees of freedom; 16.27 is the
+    // Chi-square over ≤ 4, 5, 6, ≥ 7 (3 degrees of freedom; 16.27 is the
     // 0.1 % critical value).
     let published = [11_377.0, 46_381.0, 97_254.0, 35_068.0];
     let observed = [
@@ -122,12 +168,16 @@ fn goal_length_studies() {
         ..cross.clone()
     };
     let any = study_lines(&any_path);
+    let syms = optcube::coord::symmetry::symmetries();
     assert_eq!(any.len(), 40);
     for (r, &fixed) in any.iter().zip(&lengths) {
         let input = Cube::from_facelets(r["input"].as_str().unwrap()).unwrap();
         let sol = parse_moves(r["solution"].as_str().unwrap()).unwrap();
         assert!(neutral.holds(&input.apply_seq(&sol)), "{r}");
         assert!(sol.len() <= fixed, "{r}");
+        let rotations = (0..48).step_by(2).map(|s| conjugate(syms, &input, s));
+        let least = rotations.map(|c| bfs[&cross_state(&c)]).min().unwrap();
+        assert_eq!(sol.len(), least as usize, "{r}");
         assert_eq!(r["any_orientation"], true);
     }
     assert!((any.iter().zip(&lengths)).any(|(r, &f)| (r["length"].as_u64().unwrap() as usize) < f));
