@@ -355,7 +355,8 @@ fn a_live_writers_temporary_file_is_kept() {
 
 /// The corner successor table is derived once and kept beside the tables it comes from: a
 /// second solve reads it back and searches the same nodes; a damaged copy stops the solve
-/// with exit 2, naming the file (never used, never replaced).
+/// with exit 2, naming the file (never used, never replaced) and the command that derives it
+/// again once it is deleted.
 #[test]
 fn the_kept_successor_table_is_read_back_and_checked() {
     let dir = korf6_copy("successors-kept");
@@ -407,6 +408,15 @@ fn the_kept_successor_table_is_read_back_and_checked() {
         bytes,
         "the damaged file was replaced"
     );
+    // The error's advice is a command, and it works: once the file is deleted, it derives
+    // and keeps the table again.
+    let advice =
+        format!("delete it and rebuild with `optcube solve \"R U\" --set korf6 --pdb-dir {d}`");
+    assert!(e.contains(&advice), "{e}");
+    std::fs::remove_file(&kept[0]).unwrap();
+    let o = optcube(&["solve", "R U", "--set", "korf6", "--pdb-dir", d]);
+    assert!(o.status.success() && kept[0].exists(), "{}", stderr(&o));
+    assert_eq!(json(&optcube(&args))["nodes"], a["nodes"]);
 
     // Where it cannot be written (a file-size limit stands for a full disk), the solve derives
     // the table all the same, says it was not kept, and leaves no half-written file.

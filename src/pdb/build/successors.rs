@@ -75,6 +75,8 @@ const DERIVED: Derived = Derived {
     name: "corner-successors",
     version: 1,
     len: ENTRIES,
+    // A short solve with the smallest set that holds the corner table derives it.
+    rebuild: "optcube solve \"R U\" --set korf6 --pdb-dir {dir}",
 };
 
 impl CornerSuccessors {

@@ -21,11 +21,13 @@ use super::huge::{FrozenArray, Plain};
 use crate::cube::Metric;
 
 /// What a derived table is: its name (the file's, before the source checksum), the version of
-/// its derivation, and its length in values of `T`.
+/// its derivation, its length in values of `T`, and a command that derives it again in `{dir}`
+/// (for the advice of a damaged file's error).
 pub struct Derived {
     pub name: &'static str,
     pub version: u32,
     pub len: usize,
+    pub rebuild: &'static str,
 }
 
 /// Where a table of [`open_or_derive`] came from.
@@ -59,7 +61,7 @@ fn kind<T>(what: &Derived, source: &[u8]) -> TableKind {
         pieces: format!("derived from a table with checksum {source}"),
         entries: what.len as u64,
         packing: Packing::Bits(8 * size_of::<T>() as u32),
-        rebuild: "any command that uses it in {dir} (it is derived again)".into(),
+        rebuild: what.rebuild.into(),
         metric: Metric::Htm,
     }
 }
@@ -165,6 +167,7 @@ mod tests {
             name: "squares",
             version: 1,
             len: 1000,
+            rebuild: "optcube squares --dir {dir}",
         };
         let mut calls = 0;
         let (a, o) =

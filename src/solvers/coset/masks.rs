@@ -59,6 +59,7 @@ impl DownMasks {
             name: "coset-masks",
             version: 1,
             len: flipslice_classes(false).len() * N_TWIST,
+            rebuild: "optcube coset --max-depth 1 --pdb-dir {dir}",
         };
         let source = tp.pruning_tables()[0].1;
         let classes = flipslice_classes(false).len() as u64;
