@@ -208,5 +208,6 @@ mod tests {
             "{err}"
         );
         assert_eq!(calls, 2);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
