@@ -20,22 +20,15 @@
 //! pace so far, is at least half of `every` (a checkpoint just before the end saves nothing).
 
 use super::file::{self, TableError, TableInfo};
+pub use super::header::ResumePoint;
 use super::table::NibbleTable;
 use crate::pdb::family::Pattern;
-use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How often a build writes a checkpoint unless told otherwise (`pdb build --checkpoint-every`).
 pub const DEFAULT_EVERY: Duration = Duration::from_secs(180);
-
-/// How far a build got: `done` of its `of` steps.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ResumePoint {
-    pub done: u64,
-    pub of: u64,
-}
 
 /// The checkpoints of one table's build: where they go, how often, and the one read back.
 pub struct Checkpoint {

@@ -21,6 +21,14 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 4096;
 
+/// How far an interrupted build got, recorded in its checkpoint's header
+/// ([`super::checkpoint`]): `done` of its `of` steps.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ResumePoint {
+    pub done: u64,
+    pub of: u64,
+}
+
 /// What the header says about a table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct TableInfo {
@@ -46,7 +54,7 @@ pub struct TableInfo {
     /// In a checkpoint of an unfinished build ([`super::checkpoint`]): how far it got. Absent
     /// in a table, and a file that has it is never loaded as one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resume: Option<super::checkpoint::ResumePoint>,
+    pub resume: Option<ResumePoint>,
 }
 
 impl TableInfo {
