@@ -8,6 +8,7 @@ use optcube::progress::ProgressMode;
 use optcube::solvers::coset::{
     COSETS, CosetOptions, CosetSolver, ELEMENTS, FULL_RUN_BYTES, representative,
 };
+use optcube::stats::cosets::{CosetStudy, CosetStudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -95,8 +96,21 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
             free as f64 / 1e9
         )));
     }
-    if let Some(n) = args.random_cosets {
-        return super::coset_study::run(&args, n, search_depth);
+    if let Some(count) = args.random_cosets {
+        let study = CosetStudy {
+            seed: args.seed,
+            search_depth,
+            max_depth: args.max_depth,
+            samples: args.sample.unwrap_or(0),
+        };
+        let out = (args.out.clone()).unwrap_or_else(|| study.default_out(args.shard));
+        let run = CosetStudyRun {
+            study,
+            count,
+            shard: args.shard,
+            out,
+        };
+        return super::coset_study::run(run, &args.tables);
     }
     let p = match (&args.position, args.index) {
         (Some(s), _) => parse_position(s).map_err(|e| Failure(format!("invalid position: {e}")))?,

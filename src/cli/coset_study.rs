@@ -3,36 +3,21 @@
 //! between cosets or during a sample's search, losing only the coset under way. Ends with the
 //! estimate of the whole cube's distribution from the cosets finished so far.
 
-use super::Failure;
-use super::coset::CosetArgs;
 use super::stats::lengths::{said_resumed, study_open_error};
+use super::{Failure, TableArgs};
 use optcube::progress::{Progress, ProgressMode};
 use optcube::search::SearchOptions;
 use optcube::solvers::coset::CosetSolver;
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
-use optcube::stats::cosets::{CosetStudy, CosetStudyRun, Solvers, estimate::estimate};
+use optcube::stats::cosets::{CosetStudyRun, Solvers, estimate::estimate};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Set by Ctrl-C: the run stops at the next coset or sample search.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-pub fn run(args: &CosetArgs, count: u64, search_depth: u8) -> Result<i32, Failure> {
-    let study = CosetStudy {
-        seed: args.seed,
-        search_depth,
-        max_depth: args.max_depth,
-        samples: args.sample.unwrap_or(0),
-    };
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| study.default_out(args.shard));
-    let run = CosetStudyRun {
-        study,
-        count,
-        shard: args.shard,
-        out: out.clone(),
-    };
+/// Runs (or resumes) the study `run`; the samples' searches read the table set of `tables`.
+pub fn run(run: CosetStudyRun, tables: &TableArgs) -> Result<i32, Failure> {
+    let (study, out) = (run.study, run.out.clone());
     let mut opened = run.open().map_err(study_open_error)?;
     said_resumed(
         "cosets",
@@ -45,14 +30,14 @@ pub fn run(args: &CosetArgs, count: u64, search_depth: u8) -> Result<i32, Failur
     if !opened.todo.is_empty() {
         // Without samples no table set is read: the records name it "none".
         let (names, patterns) = if study.samples > 0 {
-            let names = args.tables.names();
-            let patterns = super::TableArgs::patterns(&names)?;
+            let names = tables.names();
+            let patterns = TableArgs::patterns(&names)?;
             (names, patterns)
         } else {
             (vec!["none".to_string()], Vec::new())
         };
         let set = names.join(",");
-        let place = &args.tables.place;
+        let place = &tables.place;
         status = place.pooled(|| {
             let dir = place.dir();
             let mut config = OptimalConfig::for_tables(patterns.clone());
