@@ -1,30 +1,39 @@
 //! What the `stats` commands share when they write results: the command line that made a file,
-//! the process's peak memory, and writing a CSV with its Markdown note (atomically).
+//! the process's peak memory, what a study misses, and writing a CSV with its Markdown note
+//! (atomically).
 
 use crate::cli::Failure;
 use std::path::Path;
 
-/// The command line of this process, as typed (arguments with spaces quoted).
+/// The command line that is running, with the program called `optcube` and arguments quoted
+/// where a shell would need it (so the line can be pasted back).
 pub fn command_line() -> String {
-    let mut args = std::env::args();
-    let prog = args
-        .next()
-        .and_then(|p| {
-            Path::new(&p)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "optcube".into());
-    std::iter::once(prog)
-        .chain(args.map(|a| {
-            if a.contains(char::is_whitespace) || a.is_empty() {
-                format!("'{a}'")
-            } else {
-                a
-            }
-        }))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut words = vec!["optcube".to_string()];
+    for a in std::env::args().skip(1) {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c));
+        words.push(if plain {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        });
+    }
+    words.join(" ")
+}
+
+/// The indices a study still misses, as a report says them: "none missing", or the count and
+/// the first ten.
+pub fn missing_text(missing: &[u64]) -> String {
+    const SHOWN: usize = 10;
+    match missing.len() {
+        0 => "none missing".into(),
+        n => {
+            let list: Vec<String> = missing.iter().take(SHOWN).map(u64::to_string).collect();
+            let more = if n > SHOWN { ", …" } else { "" };
+            format!("{n} missing (indices {}{more})", list.join(", "))
+        }
+    }
 }
 
 /// Peak resident memory of this process so far (VmHWM from /proc/self/status), in bytes.

@@ -11,6 +11,7 @@
 //! checked against the other metric's length ([`CrossTable`]). [`print_summary`] is also the end of
 //! `optcube stats lengths`.
 
+use super::output::{command_line, missing_text};
 use crate::cli::Failure;
 use optcube::pdb::goal::{GoalSpace, exact_histogram, exact_states};
 use optcube::progress::{Progress, ProgressMode};
@@ -56,7 +57,7 @@ pub fn run(args: SummarizeArgs) -> Result<i32, Failure> {
                 "--against and --other-metric are for length studies, not coset studies".into(),
             ));
         }
-        return super::summarize_cosets::run(&args, &args.files);
+        return super::summarize_cosets::run(&args.files, args.name.as_deref(), &args.out_dir);
     }
     let (all, sources) = collect(&args.files, Collection::default())?;
     let Some(study) = all.study().cloned() else {
@@ -331,37 +332,8 @@ pub fn print_summary(done: &Collection, missing: &[u64], shard: Option<Shard>) {
     }
 }
 
-pub(super) fn missing_text(missing: &[u64]) -> String {
-    const SHOWN: usize = 10;
-    match missing.len() {
-        0 => "none missing".into(),
-        n => {
-            let list: Vec<String> = missing.iter().take(SHOWN).map(u64::to_string).collect();
-            let more = if n > SHOWN { ", …" } else { "" };
-            format!("{n} missing (indices {}{more})", list.join(", "))
-        }
-    }
-}
-
 /// The distinct values, joined with "/".
 fn distinct<T: Ord + ToString>(values: impl Iterator<Item = T>) -> String {
     let set: std::collections::BTreeSet<T> = values.collect();
     set.iter().map(T::to_string).collect::<Vec<_>>().join("/")
-}
-
-/// The command line that is running, with the program called `optcube` and arguments quoted
-/// where a shell would need it.
-pub(super) fn command_line() -> String {
-    let mut words = vec!["optcube".to_string()];
-    for a in std::env::args().skip(1) {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c));
-        words.push(if plain {
-            a
-        } else {
-            format!("'{}'", a.replace('\'', r"'\''"))
-        });
-    }
-    words.join(" ")
 }

@@ -4,7 +4,7 @@
 //! cube's distribution with 95 % intervals beside cube20.org's, and one line per coset), and
 //! prints the estimate.
 
-use super::summarize::{SummarizeArgs, command_line, missing_text};
+use super::output::{command_line, missing_text};
 use crate::cli::Failure;
 use optcube::stats::cosets::estimate::{cosets_table, estimate};
 use optcube::stats::cosets::read_study;
@@ -21,7 +21,9 @@ pub fn is_coset_study(path: &Path) -> bool {
         .is_some_and(|v| v.get("coset").is_some())
 }
 
-pub fn run(args: &SummarizeArgs, files: &[PathBuf]) -> Result<i32, Failure> {
+/// Merges the coset study `files` and writes its report into `out_dir`, named `name` or else
+/// the study's own name.
+pub fn run(files: &[PathBuf], name: Option<&str>, out_dir: &Path) -> Result<i32, Failure> {
     let (all, partial) = read_study(files)?;
     for (f, line) in partial {
         eprintln!(
@@ -34,7 +36,7 @@ pub fn run(args: &SummarizeArgs, files: &[PathBuf]) -> Result<i32, Failure> {
         return Err(Failure("no finished cosets in the files".into()));
     };
     let e = estimate(all.records()).map_err(Failure)?;
-    let name = args.name.clone().unwrap_or_else(|| study.name());
+    let name = name.map_or_else(|| study.name(), str::to_string);
     if name.is_empty() || name.contains('/') {
         return Err(Failure(format!(
             "--name {name:?}: must be a non-empty file name without '/'"
@@ -78,13 +80,13 @@ pub fn run(args: &SummarizeArgs, files: &[PathBuf]) -> Result<i32, Failure> {
     md += &e.markdown();
     md += "\n## Cosets\n\n";
     md += &cosets_table(all.records());
-    std::fs::create_dir_all(&args.out_dir)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", args.out_dir.display())))?;
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
     for (file, text) in [
         (format!("{name}-estimate.csv"), e.csv()),
         (format!("{name}.md"), md),
     ] {
-        let path = args.out_dir.join(file);
+        let path = out_dir.join(file);
         optcube::sys::files::write_atomic(&path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
     }
