@@ -106,6 +106,11 @@ struct Source {
 }
 
 fn library_sources() -> Vec<Source> {
+    sources(false)
+}
+
+/// The files below `src/`; the binary's (`main.rs`, `cli/`) only `with_binary`.
+fn sources(with_binary: bool) -> Vec<Source> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -120,7 +125,7 @@ fn library_sources() -> Vec<Source> {
                 .replace('\\', "/"),
             text: std::fs::read_to_string(&p).unwrap(),
         })
-        .filter(|s| !s.rel.starts_with("cli/") && s.rel != "main.rs")
+        .filter(|s| with_binary || (!s.rel.starts_with("cli/") && s.rel != "main.rs"))
         .collect()
 }
 
@@ -163,35 +168,53 @@ fn upward_references(sources: &[Source]) -> Vec<String> {
     bad
 }
 
-/// For each folder, the references between its files (`super::x`, `crate::folder::x`), and a
-/// circle among them if there is one.
+/// For each folder at any depth (`pdb/store`, `cli/stats`), the references between the files
+/// and subfolders directly in it, and a circle among them if there is one. A file refers to a
+/// sibling `x` as `super::x`, `crate::FOLDER::x`, or, where the parent module re-exports its
+/// children's modules (`pdb` re-exports `store::file` as `pdb::file`), `crate::PARENT::x`.
 fn folder_circles(sources: &[Source]) -> Vec<String> {
+    let split = |rel: &str| -> (String, String) {
+        let rel = rel.trim_end_matches(".rs");
+        match rel.rsplit_once('/') {
+            Some((folder, name)) => (folder.to_string(), name.to_string()),
+            None => (String::new(), rel.to_string()),
+        }
+    };
     let mut folders: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for s in sources {
-        let parts: Vec<&str> = s.rel.split('/').collect();
-        if parts.len() != 2 || parts[1] == "mod.rs" {
+        let (folder, file) = split(&s.rel);
+        if folder.is_empty() || file == "mod" {
             continue;
         }
-        let folder = parts[0].to_string();
-        let file = parts[1].trim_end_matches(".rs").to_string();
+        // The names directly in the folder: its files and its subfolders.
         let siblings: BTreeSet<String> = sources
             .iter()
             .filter_map(|o| {
-                let p: Vec<&str> = o.rel.split('/').collect();
-                (p.len() >= 2 && p[0] == folder).then(|| p[1].trim_end_matches(".rs").to_string())
+                let rest = o.rel.strip_prefix(&folder)?.strip_prefix('/')?;
+                let first = rest.split('/').next()?.trim_end_matches(".rs");
+                (first != "mod").then(|| first.to_string())
             })
-            .filter(|n| n != "mod")
             .collect();
+        let path = folder.replace('/', "::");
+        let mut prefixes = vec!["super::".to_string(), format!("crate::{path}::")];
+        if let Some((parent, _)) = path.rsplit_once("::") {
+            prefixes.push(format!("crate::{parent}::"));
+        }
         let edges = folders
             .entry(folder.clone())
             .or_default()
             .entry(file.clone())
             .or_default();
         for (_, code) in code_lines(&s.text) {
-            for prefix in ["super::".to_string(), format!("crate::{folder}::")] {
+            for prefix in &prefixes {
                 let mut rest = code.as_str();
-                while let Some(p) = rest.find(&prefix) {
+                while let Some(p) = rest.find(prefix.as_str()) {
                     rest = &rest[p + prefix.len()..];
+                    if prefix == "super::" && rest.starts_with("super::") {
+                        // `super::super::x` is the parent folder's, not a sibling.
+                        rest = rest.trim_start_matches("super::");
+                        continue;
+                    }
                     let names: Vec<String> = if let Some(g) = rest.strip_prefix('{') {
                         let end = g.find('}').unwrap_or(g.len());
                         g[..end]
@@ -308,7 +331,7 @@ fn no_module_refers_to_a_layer_above_it() {
 
 #[test]
 fn files_in_a_folder_form_no_circle() {
-    let circles = folder_circles(&library_sources());
+    let circles = folder_circles(&sources(true));
     assert!(circles.is_empty(), "circles:\n{}", circles.join("\n"));
 }
 
@@ -384,6 +407,22 @@ fn the_checks_find_what_they_look_for() {
         },
     ];
     assert_eq!(folder_circles(&circle).len(), 1);
+    // In a nested folder, one side through the parent's re-export (`crate::pdb::a`).
+    let nested = |second: &str| {
+        vec![
+            Source {
+                rel: "pdb/store/a.rs".into(),
+                text: "use super::b::X;\n".into(),
+            },
+            Source {
+                rel: "pdb/store/b.rs".into(),
+                text: second.into(),
+            },
+        ]
+    };
+    assert_eq!(folder_circles(&nested("use crate::pdb::a::Y;\n")).len(), 1);
+    // `super::super::a` is the parent folder's `a`, not the sibling.
+    assert!(folder_circles(&nested("use super::super::a::Y;\n")).is_empty());
 
     let in_tests = vec![Source {
         rel: "cube/ok.rs".into(),
