@@ -100,6 +100,23 @@ fn seeded_move_scrambles_are_reproducible() {
     }
 }
 
+/// Run in a child before it starts: files of at most 1 MB (a write beyond fails, `SIGXFSZ`
+/// ignored), which stands for a disk that fills up midway.
+fn small_files() -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: 1 << 20,
+        rlim_max: 1 << 20,
+    };
+    // SAFETY: plain system calls on this child's own limits and signals.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
 /// Solves `R U F` with the `korf6` tables copied into `name` (made read-only when `read_only`),
 /// `before_exec` run in the child, and checks what every such solve must give: success, the
 /// optimal answer, and the upper bound skipped, said once. Returns the directory and stderr.
@@ -153,20 +170,7 @@ fn the_upper_bound_never_stops_a_solve() {
     assert!(e.contains("cannot be written"), "{e}");
     assert!(!e.contains("twophase: building"), "built in vain: {e}");
     // Writes that fail midway (a file-size limit stands for a full disk): the same.
-    let (full, _) = solve_without_bound_tables("bound-full", false, || {
-        let limit = libc::rlimit {
-            rlim_cur: 1 << 20,
-            rlim_max: 1 << 20,
-        };
-        // SAFETY: plain system calls on this child's own limits and signals.
-        unsafe {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
-    });
+    let (full, _) = solve_without_bound_tables("bound-full", false, small_files);
     let names: Vec<String> = std::fs::read_dir(&full)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -423,20 +427,7 @@ fn the_kept_successor_table_is_read_back_and_checked() {
     let full = korf6_copy("successors-full");
     let f = full.to_str().unwrap();
     let args: Vec<&str> = (args.iter()).map(|&a| if a == d { f } else { a }).collect();
-    let o = optcube_with(&args, || {
-        let limit = libc::rlimit {
-            rlim_cur: 1 << 20,
-            rlim_max: 1 << 20,
-        };
-        // SAFETY: plain system calls on this child's own limits and signals.
-        unsafe {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
-    });
+    let o = optcube_with(&args, small_files);
     let (c, e) = (json(&o), stderr(&o));
     assert!(
         e.contains("corner successor table derived (not kept"),
