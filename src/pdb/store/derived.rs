@@ -17,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use super::file::{Packing, TableError, TableKind, checksum, open_or_build, save_payload};
+use super::header::io_err;
 use super::huge::{FrozenArray, Plain};
 use crate::cube::Metric;
 
@@ -80,10 +81,7 @@ pub fn open_or_derive<T: Plain, D: FnOnce() -> std::io::Result<FrozenArray<T>>>(
     derive: D,
 ) -> Result<(FrozenArray<T>, Origin), TableError> {
     let unkept = |why: &str, derive: D| -> Result<_, TableError> {
-        let array = derive().map_err(|source| TableError::Io {
-            path: dir.unwrap_or(Path::new(".")).into(),
-            source,
-        })?;
+        let array = derive().map_err(io_err(dir.unwrap_or(Path::new("."))))?;
         Ok((array, Origin::NotSaved(why.into())))
     };
     let Some(dir) = dir else {
@@ -102,10 +100,7 @@ pub fn open_or_derive<T: Plain, D: FnOnce() -> std::io::Result<FrozenArray<T>>>(
         },
         |_missing| -> Result<_, TableError> {
             let path = super::file::table_path(dir, &kind.name);
-            let array = derive().map_err(|source| TableError::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let array = derive().map_err(io_err(&path))?;
             let origin = match save_payload(&path, &kind, array.as_bytes(), vec![], "derived") {
                 Ok(_) => {
                     remove_stale(dir, what.name, &path);
