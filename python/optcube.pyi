@@ -102,9 +102,10 @@ class Solver:
     none; lengths, bounds and max_depth are then in quarter turns, and solutions still write
     a half turn as X2.
 
-    upper_bound=True (the default, as the CLI's solve): in half turns, before each IDA*
-    iteration the two-phase solver (its tables in pdb_dir, about 64 MB, built on first use) is
-    given a share of the previous iteration's time to find a solution of the bound's length;
+    upper_bound=True (the default, as the CLI's solve): before each IDA* iteration (in quarter
+    turns, only after an iteration of 30 s or more) the two-phase solver (its tables in pdb_dir,
+    about 64 MB, built on first use) is given a share of the previous iteration's time to find
+    a solution of the bound's length;
     a checked one ends the proof without the last iteration (Result.witnessed). Lengths and
     claims are the same; upper_bound=False searches every iteration, as --no-upper-bound.
 

@@ -120,9 +120,10 @@ impl Solver {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
         })?
         .map_err(set_error)?;
-        // As the CLI's `solve`: half turns only (in quarter turns the two-phase solver's
-        // lengths are a few turns over the optimum, so a witness never ends a proof there).
-        let twophase = match upper_bound && metric == optcube::cube::Metric::Htm {
+        // As the CLI's `solve`: in quarter turns the two-phase solver's lengths are a few turns
+        // over the optimum, so a witness is asked only after a long iteration there
+        // (`optcube::search::witness::MIN_PREVIOUS_QTM`).
+        let twophase = match upper_bound {
             true => match py.detach(|| open_twophase_for_bounds(&dir, ProgressMode::auto())) {
                 Ok(Ok(tp)) => Some(tp),
                 Ok(Err(why)) => {

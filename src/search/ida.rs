@@ -503,7 +503,7 @@ pub fn solve_witnessed(
         }
         if opts.solutions == 1 {
             let t = Instant::now();
-            let budget = witness::budget(result.iterations.last().map(|i| i.seconds));
+            let budget = witness::budget(result.iterations.last().map(|i| i.seconds), metric);
             let found = witness(bound, budget).filter(|s| witness::proves(&p, s, bound, metric));
             let seconds = t.elapsed().as_secs_f64();
             result.witness_seconds += seconds;

@@ -35,11 +35,24 @@ pub const SHARE: f64 = 0.05;
 /// short iteration the next is too short for a success to repay those tries.
 pub const MIN_PREVIOUS: f64 = 0.25;
 
+/// The same in the quarter-turn metric. There the two-phase solver stays 2–4 quarter turns above
+/// the optimum on random positions (`results/solve-qtm.md`), so its tries seldom succeed, and a
+/// random position's iterations take seconds: tries are made only where the next iteration is
+/// long enough for one success to repay many failures (a 26q antipode's last iteration takes
+/// hours, and the two-phase solver finds 26q there in seconds).
+pub const MIN_PREVIOUS_QTM: f64 = 30.0;
+
 /// The budget before an iteration, from the previous iteration's seconds (`None` before the
-/// first): zero (only a solution at hand) until an iteration took [`MIN_PREVIOUS`].
-pub fn budget(previous_seconds: Option<f64>) -> Duration {
+/// first): zero (only a solution at hand) until an iteration took [`MIN_PREVIOUS`] (in QTM
+/// [`MIN_PREVIOUS_QTM`]).
+pub fn budget(previous_seconds: Option<f64>, metric: Metric) -> Duration {
+    let least = if metric.is_htm() {
+        MIN_PREVIOUS
+    } else {
+        MIN_PREVIOUS_QTM
+    };
     match previous_seconds {
-        Some(s) if s >= MIN_PREVIOUS => Duration::from_secs_f64(s * SHARE),
+        Some(s) if s >= least => Duration::from_secs_f64(s * SHARE),
         _ => Duration::ZERO,
     }
 }
@@ -126,10 +139,42 @@ mod tests {
         assert!(!r.witnessed);
     }
 
+    /// In QTM a witness of the bound's cost ends the search too (its bound steps by two), and
+    /// after iterations of a few milliseconds the search gives it no time: only a solution at
+    /// hand can answer.
+    #[test]
+    fn quarter_turn_witnesses_get_no_time_after_short_iterations() {
+        use crate::search::{SearchOptions, solve, solve_witnessed};
+        use std::sync::atomic::AtomicBool;
+        let h = crate::testing::korf6();
+        let cube = Cube::SOLVED.apply_seq(&parse_moves("R U F' L2 D B R' F2 U'").unwrap());
+        let opts = SearchOptions {
+            metric: Metric::Qtm,
+            ..SearchOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        let plain = solve(h, &cube, &opts, &stop);
+        let sol = plain.solution.clone().unwrap();
+        let n = Metric::Qtm.length(&sol) as u8;
+        assert!(plain.iterations.len() >= 2, "an iteration before the last");
+        let mut budgets = Vec::new();
+        let r = solve_witnessed(h, &cube, &opts, &stop, &mut |_| {}, &mut |b, t| {
+            budgets.push(t);
+            (b == n).then(|| sol.clone())
+        });
+        assert!(r.witnessed && r.optimal);
+        assert_eq!((r.solution.as_ref(), r.lower_bound), (Some(&sol), n));
+        assert_eq!(r.iterations.len() + 1, plain.iterations.len());
+        assert!(budgets.iter().all(|t| t.is_zero()), "{budgets:?}");
+    }
+
     #[test]
     fn budgets_are_a_share_of_the_last_iteration() {
-        assert_eq!(budget(None), Duration::ZERO);
-        assert_eq!(budget(Some(0.2)), Duration::ZERO);
-        assert_eq!(budget(Some(20.0)), Duration::from_secs(1));
+        assert_eq!(budget(None, Metric::Htm), Duration::ZERO);
+        assert_eq!(budget(Some(0.2), Metric::Htm), Duration::ZERO);
+        assert_eq!(budget(Some(20.0), Metric::Htm), Duration::from_secs(1));
+        // Quarter turns: only after a long iteration.
+        assert_eq!(budget(Some(20.0), Metric::Qtm), Duration::ZERO);
+        assert_eq!(budget(Some(40.0), Metric::Qtm), Duration::from_secs(2));
     }
 }

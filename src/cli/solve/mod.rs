@@ -356,7 +356,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             let _ = std::io::stdout().flush();
         }
         // Before each iteration the two-phase solver may end the proof with a solution of the
-        // bound's length (`search::witness`); none without it (`--no-upper-bound`, QTM).
+        // bound's length (`search::witness`); none without it (`--no-upper-bound`).
         let known = upper.as_ref().map(|(s, _)| s.clone());
         let mut witness: Box<optcube::search::witness::Witness> = match &twophase {
             Some(tp) => Box::new(twophase_witness(tp, args.metric, cube, known, opts.threads)),
@@ -521,15 +521,19 @@ fn upper_bounds(
     threads: usize,
 ) -> Result<(Vec<UpperBound>, Option<TwoPhase>), Failure> {
     let none = || Ok((vec![None; inputs.len()], None));
-    // In QTM the two-phase solver (`TwoPhase::solve_in`) finds 2-4 quarter turns more than
-    // the optimum on random positions, so its witnesses never end a proof there, and its bound
-    // and tries cost QTM about a tenth of its time (`results/solve-qtm.md`): half turns only.
-    if args.no_upper_bound || args.metric != Metric::Htm {
+    if args.no_upper_bound {
         return none();
     }
     let Some(tp) = open_twophase_for_bounds(dir)? else {
         return none();
     };
+    // In QTM the two-phase solver (`TwoPhase::solve_in`) finds 2-4 quarter turns more than
+    // the optimum on random positions, so an upper bound before the proof costs time for
+    // nothing there (`results/solve-qtm.md`); it stays for the witnesses, which QTM asks for
+    // only after a long iteration (`search::witness::MIN_PREVIOUS_QTM`).
+    if args.metric != Metric::Htm {
+        return Ok((vec![None; inputs.len()], Some(tp)));
+    }
     let bounds = inputs
         .iter()
         .map(|(_, cube)| {

@@ -56,7 +56,7 @@ pub struct LengthsArgs {
     any_orientation: bool,
     /// Run every proof's last iteration: no two-phase witnesses (as `solve --no-upper-bound`;
     /// the same lengths, each record's `nodes` and `seconds` those of every iteration). In
-    /// QTM there are none anyway.
+    /// QTM witnesses are asked only after an iteration of 30 s or more.
     #[arg(long)]
     no_upper_bound: bool,
     #[command(flatten)]
@@ -220,8 +220,8 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                 ..config.search
             };
             let opts = config.search_options();
-            // As in `solve`: in the half-turn metric only.
-            let witnesses = !args.no_upper_bound && args.metric.is_htm();
+            // As in `solve` (in QTM only after a long iteration, `search::witness`).
+            let witnesses = !args.no_upper_bound;
             let (search, set) = searcher(check.clone(), &names, &dir, &config, witnesses)?;
             let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Relaxed));
             let total = opened.total;
