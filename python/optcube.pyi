@@ -104,7 +104,8 @@ class Solver:
 
     upper_bound=True (the default, as the CLI's solve): before each IDA* iteration (in quarter
     turns, only after an iteration of 30 s or more) the two-phase solver (its tables in pdb_dir,
-    about 64 MB, built on first use) is given a share of the previous iteration's time to find
+    about 64 MB, built on first use; in quarter turns checked when the Solver is made and
+    loaded at the first try) is given a share of the previous iteration's time to find
     a solution of the bound's length;
     a checked one ends the proof without the last iteration (Result.witnessed). Lengths and
     claims are the same; upper_bound=False searches every iteration, as --no-upper-bound.

@@ -17,10 +17,9 @@ use optcube::progress::ProgressMode;
 use optcube::search::subset::{self, MoveSet};
 use optcube::search::{SearchOptions, SearchResult};
 use optcube::solvers::optimal::{
-    OptimalConfig, OptimalSolver, open_twophase_for_bounds, twophase_witness,
+    OptimalConfig, OptimalSolver, TwoPhaseWitness, open_twophase_for_bounds, twophase_witness,
 };
 use optcube::solvers::outcome::Outcome;
-use optcube::solvers::twophase::TwoPhase;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -37,7 +36,7 @@ pub struct Solver {
     dual: bool,
     /// The witness of each proof's last iteration (`optcube::search::witness`), as the CLI's
     /// `solve` asks it: half turns only, none with `upper_bound=False`.
-    twophase: Option<TwoPhase>,
+    twophase: Option<TwoPhaseWitness>,
     /// Moved on by `cancel()`.
     epoch: Epoch,
 }
@@ -124,7 +123,7 @@ impl Solver {
         // over the optimum, so a witness is asked only after a long iteration there
         // (`optcube::search::witness::MIN_PREVIOUS_QTM`).
         let twophase = match upper_bound {
-            true => match py.detach(|| open_twophase_for_bounds(&dir, ProgressMode::auto())) {
+            true => match py.detach(|| open_twophase_for_bounds(&dir, metric, ProgressMode::auto())) {
                 Ok(Ok(tp)) => Some(tp),
                 Ok(Err(why)) => {
                     eprintln!("optcube: no two-phase witnesses: {why}; solving without them");

@@ -180,13 +180,45 @@ impl OptimalSolver {
     }
 }
 
+/// The two-phase solver the optimal search asks for upper bounds and witnesses, opened by
+/// [`open_twophase_for_bounds`]. In HTM it is loaded at once: every solve asks it for an upper
+/// bound. In QTM a witness is asked for only after an iteration of 30 s or more
+/// ([`crate::search::witness::MIN_PREVIOUS_QTM`]), which random positions never reach. There its
+/// tables (about 76 MiB) are checked when it is opened, then loaded again at the first witness,
+/// and they stay out of memory in the searches that never ask.
+pub struct TwoPhaseWitness {
+    dir: PathBuf,
+    solver: std::sync::OnceLock<Option<TwoPhase>>,
+}
+
+impl TwoPhaseWitness {
+    /// The solver, loaded on first use; `None` if its tables could not be loaded again (said on
+    /// stderr once; the search then goes on without witnesses).
+    pub fn solver(&self) -> Option<&TwoPhase> {
+        self.solver
+            .get_or_init(|| match TwoPhase::open(&self.dir, ProgressMode::Hidden) {
+                Ok(tp) => Some(tp),
+                Err(e) => {
+                    eprintln!("no two-phase witnesses: {e}");
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    /// Whether its tables are in memory now.
+    pub fn is_loaded(&self) -> bool {
+        self.solver.get().is_some()
+    }
+}
+
 /// A witness for the search of `cube` in `metric` made of the two-phase solver: a solution
 /// already at hand (`known`, e.g. the upper bound found before the proof) when its length in
 /// the metric is the bound's, else a two-phase search for a solution of at most the bound's
 /// length within the budget, on `threads` threads. The search checks what it returns
 /// ([`crate::search::witness::proves`]).
 pub fn twophase_witness<'a>(
-    tp: &'a TwoPhase,
+    tp: &'a TwoPhaseWitness,
     metric: crate::cube::Metric,
     cube: &'a Cube,
     known: Option<Vec<crate::cube::Move>>,
@@ -200,23 +232,28 @@ pub fn twophase_witness<'a>(
         if budget.is_zero() {
             return None;
         }
-        let s = tp.solve_in(metric, cube, bound, budget, threads).solution?;
+        let s = (tp.solver()?)
+            .solve_in(metric, cube, bound, budget, threads)
+            .solution?;
         (metric.length(&s) == bound).then_some(s)
     }
 }
 
-/// The two-phase solver for upper bounds and witnesses, opened from `dir`: `Ok(Ok(tp))`, or
-/// `Ok(Err(why))` where its tables can be neither loaded nor written. They serve only the bound
-/// and the witnesses, so a table directory that is read-only or full must not stop a solve whose
-/// own tables are there: the caller says `why` and solves without them. Missing tables are built
-/// and saved only where the directory takes new files and has room for them (checked first, so
-/// nothing is built in vain); a write that fails all the same is a skip too. A damaged or stale
-/// file is still an error: it is never used, and the message says how to rebuild it. The command
-/// line's `solve` and `stats lengths` and Python's `Solver` all open it here.
+/// The two-phase solver for upper bounds and witnesses in `metric`, opened from `dir`:
+/// `Ok(Ok(tp))`, or `Ok(Err(why))` where its tables can be neither loaded nor written. They
+/// serve only the bound and the witnesses, so a table directory that is read-only or full must
+/// not stop a solve whose own tables are there: the caller says `why` and solves without them.
+/// Missing tables are built and saved only where the directory takes new files and has room for
+/// them (checked first, so nothing is built in vain); a write that fails all the same is a skip
+/// too. A damaged or stale file is still an error: it is never used, and the message says how to
+/// rebuild it. In QTM the tables are checked and then let go until the first witness
+/// ([`TwoPhaseWitness`]). The command line's `solve` and `stats lengths` and Python's `Solver`
+/// all open it here.
 pub fn open_twophase_for_bounds(
     dir: &Path,
+    metric: crate::cube::Metric,
     progress: ProgressMode,
-) -> Result<Result<TwoPhase, String>, crate::pdb::file::TableError> {
+) -> Result<Result<TwoPhaseWitness, String>, crate::pdb::file::TableError> {
     use crate::pdb::file::{TableError, is_present, table_path};
     let all_present = (crate::solvers::twophase::TABLE_NAMES.iter())
         .all(|n| is_present(&table_path(dir, n)).unwrap_or(false));
@@ -238,7 +275,16 @@ pub fn open_twophase_for_bounds(
         }
     }
     match TwoPhase::open(dir, progress) {
-        Ok(tp) => Ok(Ok(tp)),
+        Ok(tp) => {
+            let solver = std::sync::OnceLock::new();
+            if metric == crate::cube::Metric::Htm {
+                let _ = solver.set(Some(tp));
+            }
+            Ok(Ok(TwoPhaseWitness {
+                dir: dir.to_path_buf(),
+                solver,
+            }))
+        }
         Err(e @ TableError::Io { .. }) => Ok(Err(e.to_string())),
         Err(e) => Err(e),
     }
@@ -263,5 +309,41 @@ mod tests {
             ..opts
         };
         assert_eq!(format!("{undual:?}"), default);
+    }
+
+    /// The witnesses' two-phase solver is in memory from the start in HTM (its upper bound is
+    /// asked before every proof), and in QTM only once a witness with a budget is asked: its
+    /// tables are checked when opened (a damaged one is an error either way) and loaded then.
+    #[test]
+    fn quarter_turn_witnesses_load_their_tables_at_first_use() {
+        use crate::cube::Metric;
+        let dir = crate::testing::temp_dir("witness-lazy");
+        crate::testing::twophase().save(&dir).unwrap();
+        let htm = open_twophase_for_bounds(&dir, Metric::Htm, ProgressMode::Hidden)
+            .unwrap()
+            .unwrap();
+        assert!(htm.is_loaded());
+        let qtm = open_twophase_for_bounds(&dir, Metric::Qtm, ProgressMode::Hidden)
+            .unwrap()
+            .unwrap();
+        assert!(!qtm.is_loaded());
+        let cube = Cube::SOLVED.apply_seq(&crate::cube::parse_moves("R U F").unwrap());
+        let mut w = twophase_witness(&qtm, Metric::Qtm, &cube, None, 1);
+        // No budget: nothing is loaded.
+        assert_eq!(w(3, std::time::Duration::ZERO), None);
+        assert!(!qtm.is_loaded());
+        let s = w(3, std::time::Duration::from_secs(5)).expect("a 3q witness");
+        assert!(crate::solvers::solves(&cube, &s) && Metric::Qtm.length(&s) == 3);
+        assert!(qtm.is_loaded());
+        // A damaged table is refused when the solver is opened, in either metric.
+        let path = crate::pdb::file::table_path(&dir, crate::solvers::twophase::TABLE_NAMES[1]);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).unwrap();
+        for metric in [Metric::Htm, Metric::Qtm] {
+            assert!(open_twophase_for_bounds(&dir, metric, ProgressMode::Hidden).is_err());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -15,7 +15,7 @@ use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, twophase_witness};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness};
 use optcube::solvers::outcome::Outcome;
 use optcube::solvers::twophase::TwoPhase;
 use optcube::stats::BatchSummary;
@@ -513,18 +513,19 @@ type UpperBound = Option<(Vec<Move>, f64)>;
 /// A two-phase solution of each input (checked), with its time: an upper bound in milliseconds,
 /// printed before the proof; none with `--no-upper-bound`. All are found before the optimal
 /// solver's tables are loaded. The two-phase solver is returned too: the proof asks it for
-/// witnesses (`search::witness`), and its tables (about 64 MB) stay in memory for that.
+/// witnesses (`search::witness`), and in HTM its tables (about 76 MiB) stay in memory for that
+/// (in QTM they are loaded at the first witness, [`TwoPhaseWitness`]).
 fn upper_bounds(
     args: &SolveArgs,
     dir: &std::path::Path,
     inputs: &[(String, Cube)],
     threads: usize,
-) -> Result<(Vec<UpperBound>, Option<TwoPhase>), Failure> {
+) -> Result<(Vec<UpperBound>, Option<TwoPhaseWitness>), Failure> {
     let none = || Ok((vec![None; inputs.len()], None));
     if args.no_upper_bound {
         return none();
     }
-    let Some(tp) = open_twophase_for_bounds(dir)? else {
+    let Some(tp) = open_twophase_for_bounds(dir, args.metric)? else {
         return none();
     };
     // In QTM the two-phase solver (`TwoPhase::solve_in`) finds 2-4 quarter turns more than
@@ -534,11 +535,14 @@ fn upper_bounds(
     if args.metric != Metric::Htm {
         return Ok((vec![None; inputs.len()], Some(tp)));
     }
+    let Some(solver) = tp.solver() else {
+        return Ok((vec![None; inputs.len()], Some(tp)));
+    };
     let bounds = inputs
         .iter()
         .map(|(_, cube)| {
             let t = std::time::Instant::now();
-            let s = tp
+            let s = solver
                 .solve_in(
                     args.metric,
                     cube,
@@ -555,8 +559,11 @@ fn upper_bounds(
 
 /// The two-phase solver for the upper bounds and witnesses, or `None` (said once on stderr)
 /// where its tables can be neither loaded nor written ([`optcube::solvers::optimal::open_twophase_for_bounds`]).
-pub(crate) fn open_twophase_for_bounds(dir: &std::path::Path) -> Result<Option<TwoPhase>, Failure> {
-    match optcube::solvers::optimal::open_twophase_for_bounds(dir, ProgressMode::auto())? {
+pub(crate) fn open_twophase_for_bounds(
+    dir: &std::path::Path,
+    metric: Metric,
+) -> Result<Option<TwoPhaseWitness>, Failure> {
+    match optcube::solvers::optimal::open_twophase_for_bounds(dir, metric, ProgressMode::auto())? {
         Ok(tp) => Ok(Some(tp)),
         Err(why) => {
             eprintln!("no two-phase upper bound: {why}; solving without it");

@@ -117,7 +117,7 @@ fn searcher(
             // The two-phase solver offers a solution of each bound's length before the
             // iteration (`search::witness`), as in `solve`: the same lengths, proven.
             let twophase = match witnesses {
-                true => crate::cli::solve::open_twophase_for_bounds(dir)?,
+                true => crate::cli::solve::open_twophase_for_bounds(dir, config.search.metric)?,
                 false => None,
             };
             let solver = OptimalSolver::configured(dir, config, ProgressMode::auto())?;
