@@ -35,7 +35,8 @@ pub struct Solver {
     set: String,
     dual: bool,
     /// The witness of each proof's last iteration (`optcube::search::witness`), as the CLI's
-    /// `solve` asks it: half turns only, none with `upper_bound=False`.
+    /// `solve` asks it (in QTM its tables are loaded at the first try); none with
+    /// `upper_bound=False`.
     twophase: Option<TwoPhaseWitness>,
     /// Moved on by `cancel()`.
     epoch: Epoch,

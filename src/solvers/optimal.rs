@@ -184,8 +184,9 @@ impl OptimalSolver {
 /// [`open_twophase_for_bounds`]. In HTM it is loaded at once: every solve asks it for an upper
 /// bound. In QTM a witness is asked for only after an iteration of 30 s or more
 /// ([`crate::search::witness::MIN_PREVIOUS_QTM`]), which random positions never reach. There its
-/// tables (about 76 MiB) are checked when it is opened, then loaded again at the first witness,
-/// and they stay out of memory in the searches that never ask.
+/// tables (about 64 MB) are checked when it is opened, then loaded again at the first witness,
+/// and they stay out of memory in the searches that never ask. (Should they have gone from the
+/// directory meanwhile, that load builds them again, silently, as opening does.)
 pub struct TwoPhaseWitness {
     dir: PathBuf,
     solver: std::sync::OnceLock<Option<TwoPhase>>,
@@ -208,7 +209,7 @@ impl TwoPhaseWitness {
 
     /// Whether its tables are in memory now.
     pub fn is_loaded(&self) -> bool {
-        self.solver.get().is_some()
+        matches!(self.solver.get(), Some(Some(_)))
     }
 }
 

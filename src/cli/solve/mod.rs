@@ -513,7 +513,7 @@ type UpperBound = Option<(Vec<Move>, f64)>;
 /// A two-phase solution of each input (checked), with its time: an upper bound in milliseconds,
 /// printed before the proof; none with `--no-upper-bound`. All are found before the optimal
 /// solver's tables are loaded. The two-phase solver is returned too: the proof asks it for
-/// witnesses (`search::witness`), and in HTM its tables (about 76 MiB) stay in memory for that
+/// witnesses (`search::witness`), and in HTM its tables (about 64 MB) stay in memory for that
 /// (in QTM they are loaded at the first witness, [`TwoPhaseWitness`]).
 fn upper_bounds(
     args: &SolveArgs,
