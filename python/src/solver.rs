@@ -124,14 +124,16 @@ impl Solver {
         // over the optimum, so a witness is asked only after a long iteration there
         // (`optcube::search::witness::MIN_PREVIOUS_QTM`).
         let twophase = match upper_bound {
-            true => match py.detach(|| open_twophase_for_bounds(&dir, metric, ProgressMode::auto())) {
-                Ok(Ok(tp)) => Some(tp),
-                Ok(Err(why)) => {
-                    eprintln!("optcube: no two-phase witnesses: {why}; solving without them");
-                    None
+            true => {
+                match py.detach(|| open_twophase_for_bounds(&dir, metric, ProgressMode::auto())) {
+                    Ok(Ok(tp)) => Some(tp),
+                    Ok(Err(why)) => {
+                        eprintln!("optcube: no two-phase witnesses: {why}; solving without them");
+                        None
+                    }
+                    Err(e) => return Err(table_error(e)),
                 }
-                Err(e) => return Err(table_error(e)),
-            },
+            }
             false => None,
         };
         Ok(Solver {
