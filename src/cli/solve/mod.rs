@@ -665,3 +665,35 @@ fn solve_each(
     }
     Ok(status)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    /// In HTM a solve loads the two-phase solver for its upper bound; in QTM it asks for no
+    /// upper bound and leaves the tables unloaded until a witness needs them
+    /// (`TwoPhaseWitness`). A first version asked for the solver before it looked at the metric
+    /// and so loaded them in QTM too; this fails on that.
+    #[test]
+    fn quarter_turn_solves_leave_the_two_phase_tables_unloaded() {
+        let dir = std::env::temp_dir().join(format!("optcube-upper-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TwoPhase::new().save(&dir).unwrap();
+        let cube = Cube::SOLVED.apply_seq(&optcube::cube::parse_moves("R U F").unwrap());
+        for (metric, loaded) in [("htm", true), ("qtm", false)] {
+            let cmd = Cmd::parse_from(["solve", "--metric", metric, "R U F"]);
+            let inputs = [("R U F".to_string(), cube)];
+            let (bounds, tp) = upper_bounds(&cmd.args, &dir, &inputs, 1).unwrap();
+            assert_eq!(tp.expect("opened").is_loaded(), loaded, "{metric}");
+            assert_eq!(bounds[0].is_some(), loaded, "{metric}: an upper bound");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
