@@ -15,7 +15,9 @@ use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness};
+use optcube::solvers::optimal::{
+    OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness, upper_bound_before_proof,
+};
 use optcube::solvers::outcome::Outcome;
 use optcube::solvers::twophase::TwoPhase;
 use optcube::stats::BatchSummary;
@@ -528,11 +530,8 @@ fn upper_bounds(
     let Some(tp) = open_twophase_for_bounds(dir, args.metric)? else {
         return none();
     };
-    // In QTM the two-phase solver (`TwoPhase::solve_in`) finds 2-4 quarter turns more than
-    // the optimum on random positions, so an upper bound before the proof costs time for
-    // nothing there (`results/solve-qtm.md`); it stays for the witnesses, which QTM asks for
-    // only after a long iteration (`search::witness::MIN_PREVIOUS_QTM`).
-    if args.metric != Metric::Htm {
+    // In QTM it serves only the witnesses (`upper_bound_before_proof`).
+    if !upper_bound_before_proof(args.metric) {
         return Ok((vec![None; inputs.len()], Some(tp)));
     }
     let Some(solver) = tp.solver() else {
