@@ -26,10 +26,11 @@ pub mod bitmap;
 pub mod index;
 pub mod masks;
 pub mod seeds;
+pub mod writes;
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -43,6 +44,7 @@ pub use bitmap::Bitmap;
 pub use index::{ELEMENTS, Moves};
 use masks::DownMasks;
 use seeds::{Phase1Node, Walker};
+use writes::SeedWrites;
 
 /// Number of cosets of H.
 pub const COSETS: u64 = (N_SLICE * N_FLIP * N_TWIST) as u64;
@@ -211,6 +213,9 @@ pub struct CosetSolver {
     cut: bool,
     /// The walk's batch of nodes with no slack ([`seeds::BATCH`]); smaller only to check it.
     batch: usize,
+    /// Seeds a thread holds before it writes them ([`writes::SEED_WRITES`]); fewer only to
+    /// check it.
+    writes: usize,
 }
 
 impl CosetSolver {
@@ -238,6 +243,7 @@ impl CosetSolver {
             moves: Moves::get(),
             cut: true,
             batch: seeds::BATCH,
+            writes: writes::SEED_WRITES,
         })
     }
 
@@ -344,34 +350,43 @@ impl CosetSolver {
         mode: ProgressMode,
         stop: &AtomicBool,
     ) -> u64 {
-        let walker = || {
+        let walker = |writes| {
             Walker::new(
                 (&self.tp, self.moves, &self.masks),
                 map,
                 (self.cut, self.batch),
+                writes,
             )
         };
         if depth <= 2 * SPLIT_AFTER {
-            let mut w = walker();
+            let mut w = walker(SeedWrites::new(self.writes));
             w.walk(*root, depth);
-            w.finish();
-            return w.seeds;
+            let (seeds, mut writes) = w.finish();
+            writes.flush(map);
+            return seeds;
         }
-        let work = walker().frontier(*root, depth, depth - SPLIT_AFTER);
+        let work = walker(SeedWrites::new(self.writes)).frontier(*root, depth, depth - SPLIT_AFTER);
         let progress = Progress::new(mode, &format!("depth {depth}"), work.len() as u64, "parts");
+        // Each part takes a buffer of seed writes from the pool and gives it back unwritten
+        // (about one buffer a thread); all are written once every part is walked.
+        let pool = Mutex::new(Vec::new());
         let seeds: u64 = work
             .par_iter()
             .map(|&(node, togo)| {
                 if stop.load(Relaxed) {
                     return 0;
                 }
-                let mut w = walker();
+                let held = pool.lock().unwrap().pop();
+                let mut w = walker(held.unwrap_or_else(|| SeedWrites::new(self.writes)));
                 w.walk(node, togo);
-                w.finish();
+                let (seeds, writes) = w.finish();
+                pool.lock().unwrap().push(writes);
                 progress.add(1, "");
-                w.seeds
+                seeds
             })
             .sum();
+        let mut pool = pool.into_inner().unwrap();
+        pool.par_iter_mut().for_each(|w| w.flush(map));
         let secs = progress.elapsed();
         progress.finish(&format!("{seeds} seeds in {secs:.1} s"));
         seeds

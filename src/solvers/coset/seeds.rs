@@ -32,14 +32,14 @@
 //! bitmap does not depend on it.
 //!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
-//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is written `QUEUE` seeds
-//! after its word is prefetched, and all are written by [`Walker::finish`].
+//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is held in the walk's
+//! [`SeedWrites`], which writes its bits page by page when it is full and when the depth's walk
+//! ends ([`super::writes`]).
 
-use std::sync::atomic::AtomicU16;
-
-use super::bitmap::{Bitmap, set_bit};
+use super::bitmap::Bitmap;
 use super::index::{Moves, half};
 use super::masks::DownMasks;
+use super::writes::SeedWrites;
 use crate::coord::{self, N_MOVES, N_SLICE_PERM, P2_MOVE_MASK};
 use crate::cube::{ALLOWED_AFTER, Cube};
 use crate::pdb::table::prefetch;
@@ -51,8 +51,6 @@ pub const SHORT_LOOP: u8 = 5;
 
 /// The moves that may end a seed: quarter turns of R, L, F, B.
 pub const LAST_MOVES: u32 = ((1 << N_MOVES) - 1) & !P2_MOVE_MASK;
-/// Seeds whose words are asked for ahead of their writes, so the cache misses overlap.
-const QUEUE: usize = 16;
 /// "No previous move" for [`ALLOWED_AFTER`].
 const NO_FACE: u8 = 6;
 /// Nodes with no slack expanded together (module docs): enough that a batch's mask reads
@@ -126,9 +124,8 @@ pub struct Walker<'a> {
     map: &'a Bitmap,
     /// Seeds reached (phase-1 solutions).
     pub seeds: u64,
-    /// Seeds' words and bits not yet written, oldest at `head`.
-    queue: [Option<(&'a AtomicU16, u16)>; QUEUE],
-    head: usize,
+    /// Seeds' bits not yet written.
+    writes: SeedWrites,
     /// Nodes at this many moves to go are collected in `frontier` instead of walked further.
     split: u8,
     pub frontier: Vec<(Phase1Node, u8)>,
@@ -145,6 +142,7 @@ impl<'a> Walker<'a> {
         (tp, t, masks): (&'a TwoPhase, &'a Moves, &'a DownMasks),
         map: &'a Bitmap,
         (cut, batch): (bool, usize),
+        writes: SeedWrites,
     ) -> Walker<'a> {
         Walker {
             masks,
@@ -154,8 +152,7 @@ impl<'a> Walker<'a> {
             t,
             map,
             seeds: 0,
-            queue: [None; QUEUE],
-            head: 0,
+            writes,
             split: u8::MAX,
             frontier: Vec::new(),
             pending: Vec::new(),
@@ -167,6 +164,7 @@ impl<'a> Walker<'a> {
         self.split = split;
         self.walk(n, togo);
         debug_assert!(self.pending.iter().all(Vec::is_empty));
+        self.writes.flush(self.map);
         self.frontier
     }
 
@@ -398,26 +396,18 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Queues a seed's bit: its word is prefetched now and written `QUEUE` seeds later.
+    /// Holds a seed's bit, to be written with the others ([`SeedWrites`]).
     #[inline(always)]
     fn seed(&mut self, n: &Phase1Node) {
         let (c, e8, e4) = n.element(self.t);
-        let word = self.map.word(c, e8);
-        prefetch(word as *const AtomicU16);
         self.seeds += 1;
-        if let Some((w, bit)) = self.queue[self.head].replace((word, 1 << half()[e4].1)) {
-            set_bit(w, bit);
-        }
-        self.head = (self.head + 1) % QUEUE;
+        self.writes.push(self.map, c, e8, 1 << half()[e4].1);
     }
 
-    /// Walks the queued nodes and writes the queued seeds' bits.
-    pub fn finish(&mut self) {
+    /// Walks the queued nodes; returns the seeds' bits still held, which the caller writes
+    /// ([`SeedWrites::flush`]) before the depth's bitmap is read.
+    pub fn finish(mut self) -> (u64, SeedWrites) {
         self.drain_all();
-        for slot in &mut self.queue {
-            if let Some((w, bit)) = slot.take() {
-                set_bit(w, bit);
-            }
-        }
+        (self.seeds, self.writes)
     }
 }

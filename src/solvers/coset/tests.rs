@@ -50,9 +50,11 @@ fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
 fn distances_match_a_search_over_cubies() {
     // The walk's queues of nodes with no slack: as built, and expanded as soon as they hold
     // two nodes (so that nearly every expansion is one of a full queue, in the middle of the
-    // walk, not the final one at the end of a part).
+    // walk, not the final one at the end of a part); and the seeds' writes, as built and
+    // written every three seeds (so that most are written by a full buffer mid-walk).
     let small = CosetSolver {
         batch: 2,
+        writes: 3,
         cut: true,
         tp: solver().tp.clone(),
         masks: solver().masks.clone(),
@@ -155,6 +157,7 @@ fn the_short_loop_cut_loses_no_element() {
     let uncut = CosetSolver {
         cut: false,
         batch: seeds::BATCH,
+        writes: super::writes::SEED_WRITES,
         tp: solver().tp.clone(),
         masks: solver().masks.clone(),
         moves: solver().moves,
