@@ -28,7 +28,6 @@ pub const SEED_WRITES: usize = 1 << 22;
 const AHEAD: usize = 16;
 
 /// One thread's held-back seeds: `(page << 32) | (word << 16) | bit`.
-#[derive(Default)]
 pub struct SeedWrites {
     keys: Vec<u64>,
     scratch: Vec<u64>,
