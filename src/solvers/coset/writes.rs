@@ -55,16 +55,6 @@ impl SeedWrites {
         }
     }
 
-    /// Seeds held, not yet written.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Is nothing held?
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// Writes every held seed into `map`, page by page (module docs), and empties the buffer.
     pub fn flush(&mut self, map: &Bitmap) {
         let n = self.keys.len();
