@@ -5,12 +5,15 @@
 
 Runs NEW (A) and, with --vs, OLD (B) in turn, A B A B ..., after warm-up runs that are not
 counted, and prints the minimum, median and maximum of each one's wall, user and system seconds
-and peak memory, and with --vs the ratio A/B taken pair by pair (pairing keeps the ratio
+and peak memory, and with --vs the ratios A/B of user, cpu (user + system) and wall seconds taken
+pair by pair (pairing keeps the ratio
 meaningful when the machine's speed drifts, as it does on shared hosts). The figures come from
 the operating system's accounting of each finished child (`os.wait4`), like `/usr/bin/time -v`.
-`--vs` takes one string split as a shell splits words; neither command gets a shell.
+`--vs` takes one string split as a shell splits words; neither command gets a shell. Wall seconds
+are read to about 10 ms (the child is polled, so that the time bound can stop it).
 
-Quote medians and ratios: one slow or lucky run must not move the figure.
+Exit status: 0, or 2 when a command cannot be started, or 3 when the time bound cut the runs short
+(the finished ones are printed). Quote medians and ratios: one slow or lucky run must not move the figure.
 """
 
 import argparse
@@ -23,7 +26,7 @@ import time
 
 
 def run(cmd, deadline):
-    """One run of `cmd`, its output thrown away: (wall, user, sys, peak MiB)."""
+    """One run of `cmd`, its output thrown away: (wall, user, sys, cpu, peak MiB)."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while True:
@@ -38,7 +41,8 @@ def run(cmd, deadline):
     wall = time.monotonic() - start
     if os.waitstatus_to_exitcode(status) != 0:
         print(f"note: {cmd[0]} exited {os.waitstatus_to_exitcode(status)}", file=sys.stderr)
-    return wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss / 1024
+    user, system = usage.ru_utime, usage.ru_stime
+    return wall, user, system, user + system, usage.ru_maxrss / 1024
 
 
 def row(name, values):
@@ -61,6 +65,7 @@ def main():
         cmds["B"] = shlex.split(args.vs)
     deadline = time.monotonic() + args.timeout
     figures = {k: [] for k in cmds}
+    cut = False
     try:
         for i in range(args.warmup + args.n):
             for k, cmd in cmds.items():
@@ -68,23 +73,25 @@ def main():
                 if i >= args.warmup:
                     figures[k].append(f)
     except TimeoutError:
+        cut = True
         print("note: the time bound ended the call; the finished runs follow", file=sys.stderr)
     except FileNotFoundError as e:
         print(f"error: cannot start the command: {e}", file=sys.stderr)
         sys.exit(2)
     pairs = min(len(v) for v in figures.values())
     print(f"{'':<14}{'min':>12}{'median':>12}{'max':>12}   runs: {pairs} each; whole process")
-    names = ("wall s", "user s", "sys s", "peak MiB")
+    names = ("wall s", "user s", "sys s", "cpu s", "peak MiB")
     for k, runs in figures.items():
-        for j, name in enumerate(names):
-            if runs:
+        if runs:
+            for j, name in enumerate(names):
                 row(f"{k} {name}", [r[j] for r in runs])
-    if "B" in figures and pairs:
-        for j, name in enumerate(names[:2]):
+    if "B" in figures:
+        for j, name in ((1, "user"), (3, "cpu"), (0, "wall")):
             ratios = [a[j] / b[j] for a, b in zip(figures["A"], figures["B"]) if b[j] > 0]
             if ratios:
-                row(f"A/B {name.split()[0]}", ratios)
-
+                row(f"A/B {name}", ratios)
+    # Exit 3 when the bound cut the call short, so a script can tell.
+    sys.exit(3 if cut else 0)
 
 if __name__ == "__main__":
     main()
