@@ -221,15 +221,6 @@ impl Phase1Space {
         )
     }
 
-    /// Hints that [`Phase1Space::index_of_coordinates`] will soon be asked for this flip and
-    /// slice (its class lookup misses the caches when the calls come in a burst).
-    #[inline(always)]
-    pub fn prefetch_class(&self, flip: usize, slice: usize) {
-        if let Some(c) = self.class_sym.get(slice * N_FLIP + flip) {
-            prefetch(c);
-        }
-    }
-
     /// Table index of the flip-and-slice value `fs` and twist `twist`.
     #[inline(always)]
     fn index_of(&self, fs: usize, twist: usize) -> u64 {

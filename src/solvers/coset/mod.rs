@@ -48,8 +48,10 @@ use writes::SeedWrites;
 
 /// Number of cosets of H.
 pub const COSETS: u64 = (N_SLICE * N_FLIP * N_TWIST) as u64;
-/// Memory a run to the deep depths holds: two full bitmaps and the phase-1 masks.
-pub const FULL_RUN_BYTES: u64 = 2 * (index::PAGES * index::WORDS * 2) as u64 + 600_000_000;
+/// Memory a run to the deep depths holds: two full bitmaps, the phase-1 masks (681 MB) and the
+/// two-phase tables. (Deriving the masks the first time holds 1.13 GB more for a while, before
+/// the bitmaps fill.)
+pub const FULL_RUN_BYTES: u64 = 2 * (index::PAGES * index::WORDS * 2) as u64 + 800_000_000;
 /// Depths of the phase-1 walk done before it is split into parallel work.
 const SPLIT_AFTER: u8 = 3;
 
@@ -230,7 +232,7 @@ impl CosetSolver {
     }
 
     /// The solver on a two-phase solver's tables, with their phase-1 masks ([`masks`]): read
-    /// from `dir` where an earlier process kept them, or computed (10–24 s on 2 threads,
+    /// from `dir` where an earlier process kept them, or computed (about 45 s on 2 threads,
     /// reported to `progress`) and kept there; without `dir`, computed.
     pub fn with(
         tp: Arc<TwoPhase>,
@@ -269,7 +271,7 @@ impl CosetSolver {
     ) -> (CosetReport, Bitmap) {
         let start = Instant::now();
         let mut interrupted = false;
-        let root = Phase1Node::root(&self.tp, p);
+        let root = Phase1Node::root(&self.tp, &self.masks, p);
         let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
@@ -352,7 +354,7 @@ impl CosetSolver {
     ) -> u64 {
         let walker = |writes| {
             Walker::new(
-                (&self.tp, self.moves, &self.masks),
+                (self.moves, &self.masks),
                 map,
                 (self.cut, self.batch),
                 writes,

@@ -3,9 +3,9 @@
 //! of H at `d` moves from the representative.
 //!
 //! Sequences that end with a move of H need no search: the prepass of the bitmap adds them
-//! ([`super::bitmap`]). The search is Kociemba's phase 1 with its exact table (the two-phase
-//! solver's, read through [`TwoPhase`]), so it only walks nodes from which H is reachable in
-//! the moves left.
+//! ([`super::bitmap`]). The search is Kociemba's phase 1 with its exact distances, read from
+//! the entries of [`DownMasks`] (derived from the two-phase solver's phase-1 table), so it
+//! only walks nodes from which H is reachable in the moves left.
 //!
 //! Two more cuts, both exact:
 //! - the last move comes from outside H: a node with one move to go must be exactly one move
@@ -19,15 +19,15 @@
 //!
 //! A node with no slack (its distance to H equals the moves it has left) walks only the moves
 //! one closer, and a node with one move of slack only the moves closer or as far, read from its
-//! masks ([`DownMasks`]); other nodes look every child up.
+//! masks; other nodes look every child's entry up.
 //!
 //! **Nodes with no slack are walked in batches.** They are most of a deep walk's nodes (about
 //! nine in ten at depth 15), and below one of them the walk is a thin chain: about 1.1 children
-//! a node, each of which needs its own masks, a read from a 1.13 GB table that the one before
+//! a node, each of which needs its own masks, a read from a 681 MB table that the one before
 //! it decides. Walked one by one, the chain waits on memory at every step. So such a node is not
 //! walked when it is reached but queued with the others at its moves to go
-//! ([`Walker::drain`]): a queue of [`BATCH`] nodes first computes every node's table index and
-//! asks for its masks, then expands the nodes, whose children join the next queue down. The
+//! ([`Walker::drain`]): a queue of [`BATCH`] nodes first asks for every node's entry (its index
+//! was computed when it was queued), then expands the nodes, whose children join the next queue down. The
 //! reads of a whole batch overlap. The seeds are the same; only their order changes, and the
 //! bitmap does not depend on it.
 //!
@@ -70,21 +70,21 @@ pub struct Phase1Node {
     /// Exact phase-1 distance.
     dist: u8,
     last_face: u8,
-    /// Phase-1 table index and symmetry ([`TwoPhase::phase1_index_sym`]), set where the walk
-    /// may read the node's mask ([`DownMasks`]).
+    /// Entry index and symmetry ([`DownMasks::index`]), set where the walk may read the
+    /// node's masks.
     index: u32,
     sym: u8,
 }
 
 impl Phase1Node {
     /// The root: the representative itself.
-    pub fn root(tp: &TwoPhase, p: &Cube) -> Phase1Node {
+    pub fn root(tp: &TwoPhase, masks: &DownMasks, p: &Cube) -> Phase1Node {
         let (flip, twist, slice) = (
             coord::flip(&p.eo()),
             coord::twist(&p.co()),
             coord::slice_sorted(&p.ep()),
         );
-        let (index, sym) = tp.phase1_index_sym(flip as usize, twist as usize, slice as usize);
+        let (index, sym) = masks.index(flip, twist, slice);
         Phase1Node {
             index,
             sym,
@@ -118,7 +118,6 @@ impl Phase1Node {
 
 /// One thread's walk: where seeds go, and what it counted.
 pub struct Walker<'a> {
-    tp: &'a TwoPhase,
     t: &'a Moves,
     masks: &'a DownMasks,
     map: &'a Bitmap,
@@ -139,7 +138,7 @@ pub struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     pub fn new(
-        (tp, t, masks): (&'a TwoPhase, &'a Moves, &'a DownMasks),
+        (t, masks): (&'a Moves, &'a DownMasks),
         map: &'a Bitmap,
         (cut, batch): (bool, usize),
         writes: SeedWrites,
@@ -148,7 +147,6 @@ impl<'a> Walker<'a> {
             masks,
             cut,
             batch: batch.max(1),
-            tp,
             t,
             map,
             seeds: 0,
@@ -179,7 +177,7 @@ impl<'a> Walker<'a> {
             self.frontier.push((n, togo));
             return;
         }
-        let (tp, mv) = (self.tp, self.t.mv);
+        let mv = self.t.mv;
         let rest = togo - 1;
         let allowed = ALLOWED_AFTER[n.last_face as usize];
         if rest == 0 {
@@ -209,14 +207,9 @@ impl<'a> Walker<'a> {
                 }
                 let mut child = self.child(&n, m, dist);
                 if rest >= 2 && (dist < rest || self.split != u8::MAX) {
+                    // (A child with no slack is asked for when it is queued.)
                     self.prefetch_rows(&child);
-                    // (A child with no slack computes its index in its queue.)
-                    (child.index, child.sym) = tp.phase1_index_sym(
-                        child.flip as usize,
-                        child.twist as usize,
-                        child.slice as usize,
-                    );
-                    self.masks.prefetch(child.index);
+                    self.index(&mut child);
                 }
                 kids[count] = child;
                 count += 1;
@@ -226,45 +219,32 @@ impl<'a> Walker<'a> {
             }
             return;
         }
-        // The children's lookups go in three rounds so that the cache misses overlap: the
-        // class of each child's flip and slice, then its table entry, then the entries' values.
-        let mut coords = [(0u16, 0u16, 0u16); N_MOVES];
-        let mut bits = allowed;
-        while bits != 0 {
-            let m = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let (flip, slice) = (
-                mv.flip[n.flip as usize * N_MOVES + m],
-                mv.slice_sorted[n.slice as usize * N_MOVES + m],
-            );
-            coords[m] = (flip, mv.twist[n.twist as usize * N_MOVES + m], slice);
-            tp.phase1_prefetch_index(flip as usize, slice as usize);
-        }
+        // The children's lookups go in two rounds so that the cache misses overlap: each
+        // child's entry is asked for, then read.
         let mut index = [(0u32, 0u8); N_MOVES];
         let mut bits = allowed;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let (flip, twist, slice) = coords[m];
-            index[m] = tp.phase1_index_sym(flip as usize, twist as usize, slice as usize);
-            tp.phase1_prefetch(index[m].0 as usize);
+            index[m] = self.masks.index(
+                mv.flip[n.flip as usize * N_MOVES + m],
+                mv.twist[n.twist as usize * N_MOVES + m],
+                mv.slice_sorted[n.slice as usize * N_MOVES + m],
+            );
+            self.masks.prefetch(index[m].0);
         }
         let (mut kids, mut count) = ([n; N_MOVES], 0);
         let mut bits = allowed;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let dist = step_distance(n.dist, tp.phase1_residue(index[m].0 as usize));
+            let dist = step_distance(n.dist, self.masks.residue(index[m].0));
             if dist > rest || (self.cut && dist < rest && rest + dist < SHORT_LOOP) {
                 continue;
             }
             let mut child = self.child(&n, m, dist);
             (child.index, child.sym) = index[m];
             self.prefetch_rows(&child);
-            if rest >= 2 && rest - dist <= 1 {
-                // It will read its masks.
-                self.masks.prefetch(child.index);
-            }
             kids[count] = child;
             count += 1;
         }
@@ -311,8 +291,9 @@ impl<'a> Walker<'a> {
     #[inline(always)]
     fn push(&mut self, n: Phase1Node, togo: u8) {
         debug_assert!(n.dist == togo && togo >= 2);
-        self.tp
-            .phase1_prefetch_index(n.flip as usize, n.slice as usize);
+        let mut n = n;
+        // Its entry is asked for with its queue's others ([`Walker::drain`]).
+        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.slice);
         self.prefetch_rows(&n);
         self.pending[togo as usize].push(n);
     }
@@ -338,11 +319,9 @@ impl<'a> Walker<'a> {
     /// reach a seed in time), whose children have no slack either and join the queue below, or
     /// are seeds' parents at the last move. The queue below is expanded in turn when it is full.
     fn drain(&mut self, togo: u8) {
-        let (tp, t) = (self.tp, togo as usize);
+        let t = togo as usize;
         let mut batch = std::mem::take(&mut self.pending[t]);
-        for n in batch.iter_mut() {
-            (n.index, n.sym) =
-                tp.phase1_index_sym(n.flip as usize, n.twist as usize, n.slice as usize);
+        for n in &batch {
             self.masks.prefetch(n.index);
         }
         let rest = togo - 1;
@@ -376,6 +355,13 @@ impl<'a> Walker<'a> {
                 self.drain(t as u8);
             }
         }
+    }
+
+    /// Sets a node's entry index and asks for its entry.
+    #[inline(always)]
+    fn index(&self, n: &mut Phase1Node) {
+        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.slice);
+        self.masks.prefetch(n.index);
     }
 
     /// The node after move `m`, at phase-1 distance `dist`.

@@ -175,8 +175,9 @@ fn the_short_loop_cut_loses_no_element() {
     }
 }
 
-/// A node's masks (the table position's, mapped through the node's symmetry) are exactly the
-/// sets of moves whose child's residue is one less and the same, looked up child by child.
+/// A node's masks (the entry position's, mapped through the node's symmetry) are exactly the
+/// sets of moves whose child's residue is one less and the same, and its entry's residue is
+/// its own, looked up child by child in the two-phase solver's phase-1 table.
 #[test]
 fn masks_are_the_moves_one_closer_and_as_far() {
     let s = solver();
@@ -189,8 +190,9 @@ fn masks_are_the_moves_one_closer_and_as_far() {
             coord::twist(&x.co()) as usize,
             coord::slice_sorted(&x.ep()) as usize,
         );
-        let (i, sym) = tp.phase1_index_sym(flip, twist, slice);
-        let own = tp.phase1_residue(i as usize);
+        let own = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
+        let (i, sym) = s.masks.index(flip as u16, twist as u16, slice as u16);
+        assert_eq!(s.masks.residue(i), own, "{x:?}");
         let closer = (own + 2) % 3;
         let (mut want, mut same) = (0u32, 0u32);
         for m in 0..18 {
@@ -266,4 +268,49 @@ fn the_prepass_adds_one_move_of_h_to_dense_and_sparse_pages() {
     assert!(got == want, "the prepass's set differs");
     assert_eq!(next.total(), want.len() as u64);
     assert_eq!(next.recount(), want.len() as u64);
+}
+
+/// The masks' index conjugates flip and slice by the twist's symmetry exactly: for every UD
+/// symmetry, flip and slice combination, the small tables give the flip and slice of the
+/// conjugated position (the flip's linear part and its pattern by slice are not assumed).
+#[test]
+fn the_masks_index_conjugates_flip_and_slice_exactly() {
+    use crate::coord::symmetry::{SymCube, symmetries};
+    use crate::coord::{N_FLIP, N_SLICE, N_SLICE_PERM, N_TWIST};
+    let index = super::masks::SymIndex::new();
+    let syms = symmetries();
+    // One twist for each symmetry that takes some twist to its representative.
+    let mut twist_of = [None; 16];
+    for t in 0..N_TWIST {
+        let (i, s) = index.index(0, t as u16, 0);
+        twist_of[s as usize].get_or_insert((t, i as usize / (N_SLICE * N_FLIP)));
+    }
+    let mut seen = 0;
+    for (s, &found) in twist_of.iter().enumerate() {
+        let Some((t, _)) = found else { continue };
+        seen += 1;
+        let conj_twist = coord::twist(&syms.conj_cube(&coord::twist_cube(t), s).co()) as usize;
+        for comb in 0..N_SLICE {
+            for flip in 0..N_FLIP {
+                let c = SymCube {
+                    ep: coord::slice_sorted_edges(comb * N_SLICE_PERM),
+                    eo: coord::flip_cube(flip).eo(),
+                    ..SymCube::IDENTITY
+                };
+                let y = syms.conj(&c, s);
+                let want = (
+                    coord::flip(&y.eo) as usize,
+                    conj_twist,
+                    coord::slice_sorted(&y.ep) as usize / N_SLICE_PERM,
+                );
+                let (i, _) = index.index(flip as u16, t as u16, (comb * N_SLICE_PERM) as u16);
+                assert_eq!(
+                    index.position(i as usize),
+                    want,
+                    "s {s} flip {flip} comb {comb}"
+                );
+            }
+        }
+    }
+    assert!(seen > 8, "only {seen} symmetries met");
 }

@@ -234,22 +234,9 @@ impl TwoPhase {
         (i as u32, s)
     }
 
-    /// Hints that [`TwoPhase::phase1_index`] will soon be asked for these coordinates.
-    #[inline(always)]
-    pub(crate) fn phase1_prefetch_index(&self, flip: usize, slice_sorted: usize) {
-        self.phase1_space
-            .prefetch_class(flip, slice_sorted / N_SLICE_PERM)
-    }
-
     /// Phase 2's quarter-turn bounds, built on first use.
     fn qtm_phase2(&self) -> &QtmPhase2 {
         self.qtm.get_or_init(|| QtmPhase2::build(self))
-    }
-
-    /// Hints that the phase-1 entry at `index` will be read soon.
-    #[inline(always)]
-    pub(crate) fn phase1_prefetch(&self, index: usize) {
-        self.phase1.prefetch(index)
     }
 
     /// Writes the pruning tables marked in `which` to `dir`.
