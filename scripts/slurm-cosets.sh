@@ -11,7 +11,7 @@
 # (`optcube coset --random-cosets COUNT --shard K/N`) into its own file
 #   results/cosets-seed{SEED}-s{SEARCH}-d{MAX}-k{SAMPLES}-shard{K}of{N}.jsonl
 #
-# Each coset holds two bitmaps of 3.25 GB and the phase-1 masks (about 7.1 GB in all), and
+# Each coset holds two bitmaps of 3.25 GB and the phase-1 masks (about 7.3 GB in all), and
 # with SAMPLES > 0 the optimal solver's tables (about 3.3 GB with the default sym48e6): give
 # each task that much memory. Before submitting, once, into a directory every node can read:
 #   cargo build --release
