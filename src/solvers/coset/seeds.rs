@@ -26,10 +26,10 @@
 //! a node, each of which needs its own masks, a read from a 681 MB table that the one before
 //! it decides. Walked one by one, the chain waits on memory at every step. So such a node is not
 //! walked when it is reached but queued with the others at its moves to go
-//! ([`Walker::drain`]): a queue of [`BATCH`] nodes first asks for every node's entry (its index
-//! was computed when it was queued), then expands the nodes, whose children join the next queue down. The
-//! reads of a whole batch overlap. The seeds are the same; only their order changes, and the
-//! bitmap does not depend on it.
+//! ([`Walker::drain`]): a queue of [`BATCH`] nodes first asks for every node's entry (its
+//! index was computed when it was queued), then expands the nodes, whose children join the next
+//! queue down. The reads of a whole batch overlap. The seeds are the same; only their order
+//! changes, and the bitmap does not depend on it.
 //!
 //! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
 //! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is held in the walk's
