@@ -17,18 +17,23 @@
 //! The four half turns R2, F2, L2, B2 swap two slice edges, which changes the slice parity and
 //! permutes the 12 bits: [`Moves::rearrange`] does that with two 64-entry tables per move.
 //!
-//! During the phase-1 enumeration the U/D edges are not in their layers, so instead of `e8` the
-//! search tracks where the four U edges are and where the four D edges are (`PartialPerm(12,4)`
-//! ranks, 11880 values each, like Kociemba's `UEdges`/`DEdges`). On reaching H both sets are
-//! inside slots 0..8 and [`Moves::e8_of`] combines them into `e8` with one table lookup.
+//! During the phase-1 enumeration the walk carries each node's cubies (`Cube`, moved by byte
+//! shuffles) besides its phase-1 coordinates; on reaching H, [`Moves::element_of`] ranks them
+//! into page, word and bit. (Move tables of the corner permutation and of the U and D edges'
+//! places, 1.45 MB and 2 × 0.43 MB, did not stay in the 1 MB L2 cache and cost the walk more.)
 //!
 //! Invariant: for every g in H and every move m of H, `index(g·m)` is what [`Moves`] computes
 //! from `index(g)` (checked by the tests against cubies).
 
 use std::sync::OnceLock;
 
-use crate::coord::{self, MoveTables, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE_PERM, P2_MOVES};
-use crate::cube::{Cube, Move, parity};
+use crate::coord::{
+    self, MoveTables, N_FLIP, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE, N_SLICE_PERM, N_TWIST,
+    P2_MOVES,
+};
+#[cfg(test)]
+use crate::cube::Move;
+use crate::cube::{Cube, parity};
 use crate::rank::{PartialPerm, permutation};
 
 /// Pages: corner permutations.
@@ -41,12 +46,6 @@ pub const BITS: usize = N_SLICE_PERM / 2;
 pub const ELEMENTS: u64 = (PAGES * WORDS * BITS) as u64;
 /// The bits of a word that hold elements.
 pub const WORD_MASK: u16 = (1 << BITS) - 1;
-/// Values of the U-edge and D-edge place coordinates: 12 · 11 · 10 · 9.
-pub const N_PLACES: usize = 11880;
-/// U-edge place values inside the U/D layers: 8 · 7 · 6 · 5.
-const N_PLACES_IN_LAYERS: usize = 1680;
-
-const PLACES: PartialPerm = PartialPerm::new(12, 4);
 const PERM4: PartialPerm = permutation(4);
 const PERM8: PartialPerm = permutation(8);
 
@@ -79,18 +78,20 @@ pub struct Moves {
     pub mv: &'static MoveTables,
     /// Parity of each 8-element Lehmer rank (corners and U/D edges alike).
     pub parity8: Vec<u8>,
-    /// `places[x * 18 + m]`: the U-edge (or D-edge) place coordinate after move `m`.
-    pub places: Vec<u16>,
-    /// U-edge place value → 0..1680 when all four are in the U/D layers, else `u16::MAX`.
-    in_layers: Vec<u16>,
-    /// D-edge place value → the order of the D edges among their (sorted) slots, 0..24.
-    d_order: Vec<u8>,
-    /// `e8[in_layers(u) * 24 + d_order(d)]`: the U/D edge permutation.
-    e8: Vec<u16>,
     /// Per phase-2 move `k`: `None` when it keeps the slice (U and D turns), else the
     /// rearrangement of a word's bits, by the *target* word's slice parity, split in a low and a
     /// high 6-bit table: `[parity][0 | 1][six bits]`.
     rearrange: [Option<Box<Rearrangement>>; N_P2_MOVES],
+    /// The moves after which each coordinate is H's (flip 0, twist 0, slice edges in the
+    /// slice): `into_h.0[flip] & into_h.1[twist] & into_h.2[slice comb]` are the moves that take
+    /// a node into H ([`Moves::into_h`]).
+    into_h: (Vec<u32>, Vec<u32>, Vec<u32>),
+    /// `comb[c * 18 + m]`: the slice edges' combination (0..495, as `coord::slice_sorted / 24`)
+    /// after move `m`.
+    pub comb: Vec<u16>,
+    /// The bit of a word ([`HALF`]) of a position of H, by the slice edges' order packed two
+    /// bits a slot ([`Moves::slice_bit`]).
+    slice_bit: [u8; 256],
 }
 
 /// One half turn's bit rearrangement: `[target parity][low | high six bits][bits]`.
@@ -112,53 +113,67 @@ impl Moves {
                 parity(&p)
             })
             .collect();
-        let mut places = Vec::with_capacity(N_PLACES * N_MOVES);
-        let mut in_layers = vec![u16::MAX; N_PLACES];
-        let mut d_order = vec![0u8; N_PLACES];
-        let mut inside = 0;
-        for x in 0..N_PLACES {
-            let slots = unrank_places(x);
-            let cube = cube_with_edges_at(&slots);
-            for m in Move::all() {
-                places.push(places_of(&cube.apply(m), 0));
-            }
-            if slots.iter().all(|&s| s < 8) {
-                in_layers[x] = inside;
-                inside += 1;
-            }
-            let mut sorted = slots;
-            sorted.sort_unstable();
-            let order: [u8; 4] =
-                std::array::from_fn(|i| sorted.iter().position(|&s| s == slots[i]).unwrap() as u8);
-            d_order[x] = PERM4.rank(&order) as u8;
-        }
-        debug_assert_eq!(inside as usize, N_PLACES_IN_LAYERS);
-        let mut e8 = vec![0u16; N_PLACES_IN_LAYERS * N_SLICE_PERM];
-        for r in 0..N_PERM8 {
-            let ep = coord::ud_edges_perm(r);
-            let cube = Cube::from_parts(Cube::SOLVED.cp(), [0; 8], ep, [0; 12]);
-            let (u, d) = (places_of(&cube, 0), places_of(&cube, 4));
-            e8[in_layers[u as usize] as usize * N_SLICE_PERM + d_order[d as usize] as usize] =
-                r as u16;
-        }
         let rearrange = std::array::from_fn(|k| rearrangement(mv, k));
+        let into = |n: usize, home: &dyn Fn(usize, usize) -> bool| -> Vec<u32> {
+            (0..n)
+                .map(|x| {
+                    (0..N_MOVES)
+                        .filter(|&m| home(x, m))
+                        .fold(0, |b, m| b | 1 << m)
+                })
+                .collect()
+        };
+        let into_h = (
+            into(N_FLIP, &|f, m| mv.flip[f * N_MOVES + m] == 0),
+            into(N_TWIST, &|t, m| mv.twist[t * N_MOVES + m] == 0),
+            into(N_SLICE, &|c, m| {
+                (mv.slice_sorted[c * N_SLICE_PERM * N_MOVES + m] as usize) < N_SLICE_PERM
+            }),
+        );
+        let comb = (0..N_SLICE * N_MOVES)
+            .map(|i| {
+                let (c, m) = (i / N_MOVES, i % N_MOVES);
+                mv.slice_sorted[c * N_SLICE_PERM * N_MOVES + m] / N_SLICE_PERM as u16
+            })
+            .collect();
+        let mut slice_bit = [0u8; 256];
+        for (e4, &(_, bit)) in half().iter().enumerate() {
+            let mut order = [0u8; 4];
+            PERM4.unrank(e4 as u64, &mut order);
+            let key = order.iter().rev().fold(0, |k, &o| k << 2 | o as usize);
+            slice_bit[key] = bit;
+        }
         Moves {
+            into_h,
+            comb,
+            slice_bit,
             mv,
             parity8,
-            places,
-            in_layers,
-            d_order,
-            e8,
             rearrange,
         }
     }
 
-    /// The U/D edge permutation of a position of H, from its U-edge and D-edge places.
+    /// The moves that take a node with these phase-1 coordinates (`comb` the slice edges'
+    /// combination, 0..495) into H: three small lookups instead of every move's three.
     #[inline(always)]
-    pub fn e8_of(&self, u: u16, d: u16) -> usize {
-        let inside = self.in_layers[u as usize] as usize;
-        debug_assert!(inside < N_PLACES_IN_LAYERS, "U edges outside their layers");
-        self.e8[inside * N_SLICE_PERM + self.d_order[d as usize] as usize] as usize
+    pub fn into_h(&self, flip: u16, twist: u16, comb: u16) -> u32 {
+        let (f, t, c) = &self.into_h;
+        f[flip as usize] & t[twist as usize] & c[comb as usize]
+    }
+
+    /// The page, word and bit of a position of H given as cube bytes (`Cube::corner_bytes`,
+    /// `Cube::edge_bytes`): the corners' and U/D edges' ranks, and the slice permutation's bit
+    /// from its four slots' pieces, whose low two bits are their order.
+    #[inline(always)]
+    pub fn element_of(&self, corners: &[u8; 16], edges: &[u8; 16]) -> (usize, usize, u16) {
+        let slice = u32::from_le_bytes([edges[8], edges[9], edges[10], edges[11]]) & 0x0303_0303;
+        // Two bits a slot, slot 8 lowest.
+        let key = (slice | slice >> 6 | slice >> 12 | slice >> 18) & 0xff;
+        (
+            PERM8.rank_nibbles::<0>(corners) as usize,
+            PERM8.rank_nibbles::<0>(edges) as usize,
+            1 << self.slice_bit[key as usize],
+        )
     }
 
     /// Does phase-2 move `k` keep the slice edges where they are?
@@ -178,32 +193,6 @@ impl Moves {
         let t = &t[p as usize];
         t[0][(w & 63) as usize] | t[1][(w >> 6 & 63) as usize]
     }
-}
-
-/// The places coordinate of the four edges `first..first+4` (U edges: 0, D edges: 4).
-pub fn places_of(cube: &Cube, first: u8) -> u16 {
-    let ep = cube.ep();
-    let slots: [u8; 4] =
-        std::array::from_fn(|i| ep.iter().position(|&e| e == first + i as u8).unwrap() as u8);
-    PLACES.rank(&slots) as u16
-}
-
-fn unrank_places(x: usize) -> [u8; 4] {
-    let mut slots = [0u8; 4];
-    PLACES.unrank(x as u64, &mut slots);
-    slots
-}
-
-/// A cube with edges 0..4 in `slots` (in order) and the other edges filling the rest in order.
-fn cube_with_edges_at(slots: &[u8; 4]) -> Cube {
-    let mut ep = [u8::MAX; 12];
-    for (i, &s) in slots.iter().enumerate() {
-        ep[s as usize] = i as u8;
-    }
-    for (next, e) in (4..).zip(ep.iter_mut().filter(|e| **e == u8::MAX)) {
-        *e = next;
-    }
-    Cube::from_parts(Cube::SOLVED.cp(), [0; 8], ep, [0; 12])
 }
 
 /// Phase-2 move `k`'s bit rearrangement (see [`Moves::rearrange`]), or `None` if it keeps the
@@ -258,8 +247,9 @@ mod tests {
         g
     }
 
-    /// Page, word and bit follow the cubies under every move of H, and the places coordinates
-    /// follow them under every move.
+    /// Page, word and bit follow the cubies under every move of H, [`Moves::element_of`] finds
+    /// them from the cube bytes, and the moves into H and the slice combination follow the
+    /// cubies under every move.
     #[test]
     fn moves_of_h_follow_the_cubies() {
         let t = Moves::get();
@@ -268,7 +258,8 @@ mod tests {
             let g = random_h(&mut rng);
             let (c, e8, e4) = index_of(&g);
             assert_eq!(element(c, e8, e4), g);
-            assert_eq!(t.e8_of(places_of(&g, 0), places_of(&g, 4)), e8);
+            let got = t.element_of(g.corner_bytes(), g.edge_bytes());
+            assert_eq!(got, (c, e8, 1 << half()[e4].1));
             let (p, bit) = half()[e4];
             assert_eq!(p, t.parity8[c] ^ t.parity8[e8]);
             for k in 0..N_P2_MOVES {
@@ -288,13 +279,28 @@ mod tests {
                 assert_eq!(got, 1 << bit2, "move {k}");
             }
         }
-        for _ in 0..300 {
-            let x = Cube::random(&mut rng);
-            let m = rng.below(18) as usize;
-            let y = x.apply(Move::from_index(m));
-            for first in [0, 4] {
-                let px = places_of(&x, first) as usize;
-                assert_eq!(t.places[px * N_MOVES + m], places_of(&y, first));
+        // The moves into H, against the cubies: from random positions one move from H (where
+        // some move goes in) and from random positions (where, almost always, none does).
+        for i in 0..600 {
+            let x = if i % 2 == 0 {
+                random_h(&mut rng).apply(Move::from_index(rng.below(18) as usize))
+            } else {
+                Cube::random(&mut rng)
+            };
+            let got = t.into_h(
+                coord::flip(&x.eo()),
+                coord::twist(&x.co()),
+                coord::slice_sorted(&x.ep()) / N_SLICE_PERM as u16,
+            );
+            let comb = coord::slice_sorted(&x.ep()) / N_SLICE_PERM as u16;
+            for m in 0..N_MOVES {
+                let y = x.apply(Move::from_index(m));
+                let comb2 = coord::slice_sorted(&y.ep()) / N_SLICE_PERM as u16;
+                assert_eq!(t.comb[comb as usize * N_MOVES + m], comb2);
+                let in_h = coord::flip(&y.eo()) == 0
+                    && coord::twist(&y.co()) == 0
+                    && (coord::slice_sorted(&y.ep()) as usize) < N_SLICE_PERM;
+                assert_eq!(got >> m & 1 == 1, in_h, "move {m} from {x:?}");
             }
         }
         assert_eq!(ELEMENTS, 19_508_428_800);

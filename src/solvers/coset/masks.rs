@@ -123,12 +123,13 @@ impl SymIndex {
         self.reps.len() * N_SLICE * N_FLIP
     }
 
-    /// Entry index and symmetry of a node with these coordinates (`slice_sorted` 0..11880).
+    /// Entry index and symmetry of a node with these coordinates (`comb` 0..495, the slice
+    /// edges' combination).
     #[inline(always)]
-    pub fn index(&self, flip: u16, twist: u16, slice_sorted: u16) -> (u32, u8) {
+    pub fn index(&self, flip: u16, twist: u16, comb: u16) -> (u32, u8) {
         let ts = self.twist[twist as usize] as usize;
         let (cls, s) = (ts >> 4, ts & 15);
-        let comb = slice_sorted as usize / N_SLICE_PERM;
+        let comb = comb as usize;
         let sl = self.slice[s * N_SLICE + comb] as usize;
         let f = (self.flip[s * N_FLIP + flip as usize] as usize ^ sl) & (N_FLIP - 1);
         (((cls * N_SLICE + (sl >> 16)) * N_FLIP + f) as u32, s as u8)
@@ -236,10 +237,11 @@ impl DownMasks {
         entries.freeze()
     }
 
-    /// Entry index and symmetry of a node with these coordinates.
+    /// Entry index and symmetry of a node with these coordinates (`comb` as
+    /// [`SymIndex::index`]).
     #[inline(always)]
-    pub fn index(&self, flip: u16, twist: u16, slice_sorted: u16) -> (u32, u8) {
-        self.index.index(flip, twist, slice_sorted)
+    pub fn index(&self, flip: u16, twist: u16, comb: u16) -> (u32, u8) {
+        self.index.index(flip, twist, comb)
     }
 
     /// The moves one closer to H, and the moves as far, from a node read at entry `index`

@@ -31,18 +31,18 @@
 //! queue down. The reads of a whole batch overlap. The seeds are the same; only their order
 //! changes, and the bitmap does not depend on it.
 //!
-//! Each node carries its phase-1 coordinates (for the table), the corner permutation, and the
-//! places of the U and D edges ([`Moves::e8_of`]); a seed's bit is held in the walk's
+//! Each node carries its phase-1 coordinates (flip, twist and slice combination, moved by
+//! tables of 73, 78 and 18 KB that stay in L2) and its cubies, moved by byte shuffles, which are
+//! ranked only at a seed ([`Moves::element_of`]). A seed's bit is held in the walk's
 //! [`SeedWrites`], which writes its bits page by page when it is full and when the depth's walk
 //! ends ([`super::writes`]).
 
 use super::bitmap::Bitmap;
-use super::index::{Moves, half};
+use super::index::Moves;
 use super::masks::DownMasks;
 use super::writes::SeedWrites;
 use crate::coord::{self, N_MOVES, N_SLICE_PERM, P2_MOVE_MASK};
-use crate::cube::{ALLOWED_AFTER, Cube};
-use crate::pdb::table::prefetch;
+use crate::cube::{ALLOWED_AFTER, Cube, Move};
 use crate::solvers::twophase::{TwoPhase, step_distance};
 
 /// The short-loop cut's bound: below a node with `rest` moves left and phase-1 distance
@@ -61,12 +61,12 @@ pub const BATCH: usize = 64;
 /// A node of the enumeration.
 #[derive(Clone, Copy, Debug)]
 pub struct Phase1Node {
+    /// The position's corners and edges, for its element at a seed.
+    cube: Cube,
     flip: u16,
     twist: u16,
-    slice: u16,
-    corners: u16,
-    u_places: u16,
-    d_places: u16,
+    /// The slice edges' combination, 0..495.
+    comb: u16,
     /// Exact phase-1 distance.
     dist: u8,
     last_face: u8,
@@ -84,16 +84,15 @@ impl Phase1Node {
             coord::twist(&p.co()),
             coord::slice_sorted(&p.ep()),
         );
-        let (index, sym) = masks.index(flip, twist, slice);
+        let comb = slice / N_SLICE_PERM as u16;
+        let (index, sym) = masks.index(flip, twist, comb);
         Phase1Node {
+            cube: *p,
             index,
             sym,
             flip,
             twist,
-            slice,
-            corners: coord::corners(&p.cp()),
-            u_places: super::index::places_of(p, 0),
-            d_places: super::index::places_of(p, 4),
+            comb,
             dist: tp.phase1_distance(flip as usize, twist as usize, slice as usize),
             last_face: NO_FACE,
         }
@@ -104,15 +103,11 @@ impl Phase1Node {
         self.dist
     }
 
-    /// The node's element of H as (page, word, slice permutation); only at distance 0.
+    /// The node's element of H as (page, word, bit); only at distance 0.
     #[inline(always)]
-    pub fn element(&self, t: &Moves) -> (usize, usize, usize) {
+    pub fn element(&self, t: &Moves) -> (usize, usize, u16) {
         debug_assert_eq!(self.dist, 0);
-        (
-            self.corners as usize,
-            t.e8_of(self.u_places, self.d_places),
-            self.slice as usize % N_SLICE_PERM,
-        )
+        t.element_of(self.cube.corner_bytes(), self.cube.edge_bytes())
     }
 }
 
@@ -208,7 +203,6 @@ impl<'a> Walker<'a> {
                 let mut child = self.child(&n, m, dist);
                 if rest >= 2 && (dist < rest || self.split != u8::MAX) {
                     // (A child with no slack is asked for when it is queued.)
-                    self.prefetch_rows(&child);
                     self.index(&mut child);
                 }
                 kids[count] = child;
@@ -229,7 +223,7 @@ impl<'a> Walker<'a> {
             index[m] = self.masks.index(
                 mv.flip[n.flip as usize * N_MOVES + m],
                 mv.twist[n.twist as usize * N_MOVES + m],
-                mv.slice_sorted[n.slice as usize * N_MOVES + m],
+                self.t.comb[n.comb as usize * N_MOVES + m],
             );
             self.masks.prefetch(index[m].0);
         }
@@ -244,7 +238,6 @@ impl<'a> Walker<'a> {
             }
             let mut child = self.child(&n, m, dist);
             (child.index, child.sym) = index[m];
-            self.prefetch_rows(&child);
             kids[count] = child;
             count += 1;
         }
@@ -254,21 +247,17 @@ impl<'a> Walker<'a> {
     }
 
     /// The seeds one move below `n`, which has one move to go: a child is a seed exactly when
-    /// it is in H, which its coordinates say without the table.
+    /// it is in H, which its coordinates say without the table ([`Moves::into_h`]).
     #[inline(always)]
     fn last_move(&mut self, n: &Phase1Node) {
-        let mv = self.t.mv;
-        let mut bits = ALLOWED_AFTER[n.last_face as usize] & LAST_MOVES;
+        let mut bits = ALLOWED_AFTER[n.last_face as usize]
+            & LAST_MOVES
+            & self.t.into_h(n.flip, n.twist, n.comb);
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if mv.flip[n.flip as usize * N_MOVES + m] == 0
-                && mv.twist[n.twist as usize * N_MOVES + m] == 0
-                && (mv.slice_sorted[n.slice as usize * N_MOVES + m] as usize) < N_SLICE_PERM
-            {
-                let child = self.child(n, m, 0);
-                self.seed(&child);
-            }
+            let child = self.child(n, m, 0);
+            self.seed(&child);
         }
     }
 
@@ -293,25 +282,8 @@ impl<'a> Walker<'a> {
         debug_assert!(n.dist == togo && togo >= 2);
         let mut n = n;
         // Its entry is asked for with its queue's others ([`Walker::drain`]).
-        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.slice);
-        self.prefetch_rows(&n);
+        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.comb);
         self.pending[togo as usize].push(n);
-    }
-
-    /// Asks for the rows of the corner and slice move tables that [`Walker::child`] will read
-    /// for `n`'s children. The corner table (1.45 MB) and the slice table (0.43 MB) do not stay
-    /// in L2, and their loads in `child` were the walk's largest stalls after the masks' (`perf
-    /// annotate`); the other rows are in smaller tables.
-    #[inline(always)]
-    fn prefetch_rows(&self, n: &Phase1Node) {
-        let mv = self.t.mv;
-        for row in [
-            mv.corners[n.corners as usize * N_MOVES..].as_ptr(),
-            mv.slice_sorted[n.slice as usize * N_MOVES..].as_ptr(),
-        ] {
-            prefetch(row);
-            prefetch(row.wrapping_add(N_MOVES - 1));
-        }
     }
 
     /// Expands the queue of nodes with no slack and `togo` moves to go: first every node's table
@@ -360,7 +332,7 @@ impl<'a> Walker<'a> {
     /// Sets a node's entry index and asks for its entry.
     #[inline(always)]
     fn index(&self, n: &mut Phase1Node) {
-        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.slice);
+        (n.index, n.sym) = self.masks.index(n.flip, n.twist, n.comb);
         self.masks.prefetch(n.index);
     }
 
@@ -369,12 +341,10 @@ impl<'a> Walker<'a> {
     fn child(&self, n: &Phase1Node, m: usize, dist: u8) -> Phase1Node {
         let (mv, t) = (self.t.mv, self.t);
         Phase1Node {
+            cube: n.cube.apply(Move::from_index(m)),
             flip: mv.flip[n.flip as usize * N_MOVES + m],
             twist: mv.twist[n.twist as usize * N_MOVES + m],
-            slice: mv.slice_sorted[n.slice as usize * N_MOVES + m],
-            corners: mv.corners[n.corners as usize * N_MOVES + m],
-            u_places: t.places[n.u_places as usize * N_MOVES + m],
-            d_places: t.places[n.d_places as usize * N_MOVES + m],
+            comb: t.comb[n.comb as usize * N_MOVES + m],
             dist,
             last_face: (m / 3) as u8,
             index: 0,
@@ -385,9 +355,9 @@ impl<'a> Walker<'a> {
     /// Holds a seed's bit, to be written with the others ([`SeedWrites`]).
     #[inline(always)]
     fn seed(&mut self, n: &Phase1Node) {
-        let (c, e8, e4) = n.element(self.t);
+        let (c, e8, bit) = n.element(self.t);
         self.seeds += 1;
-        self.writes.push(self.map, c, e8, 1 << half()[e4].1);
+        self.writes.push(self.map, c, e8, bit);
     }
 
     /// Walks the queued nodes; returns the seeds' bits still held, which the caller writes

@@ -191,7 +191,8 @@ fn masks_are_the_moves_one_closer_and_as_far() {
             coord::slice_sorted(&x.ep()) as usize,
         );
         let own = tp.phase1_residue(tp.phase1_index(flip, twist, slice));
-        let (i, sym) = s.masks.index(flip as u16, twist as u16, slice as u16);
+        let comb = (slice / N_SLICE_PERM) as u16;
+        let (i, sym) = s.masks.index(flip as u16, twist as u16, comb);
         assert_eq!(s.masks.residue(i), own, "{x:?}");
         let closer = (own + 2) % 3;
         let (mut want, mut same) = (0u32, 0u32);
@@ -303,7 +304,7 @@ fn the_masks_index_conjugates_flip_and_slice_exactly() {
                     conj_twist,
                     coord::slice_sorted(&y.ep) as usize / N_SLICE_PERM,
                 );
-                let (i, _) = index.index(flip as u16, t as u16, (comb * N_SLICE_PERM) as u16);
+                let (i, _) = index.index(flip as u16, t as u16, comb as u16);
                 assert_eq!(
                     index.position(i as usize),
                     want,
