@@ -123,19 +123,17 @@ impl Moves {
                 })
                 .collect()
         };
-        let into_h = (
-            into(N_FLIP, &|f, m| mv.flip[f * N_MOVES + m] == 0),
-            into(N_TWIST, &|t, m| mv.twist[t * N_MOVES + m] == 0),
-            into(N_SLICE, &|c, m| {
-                (mv.slice_sorted[c * N_SLICE_PERM * N_MOVES + m] as usize) < N_SLICE_PERM
-            }),
-        );
         let comb = (0..N_SLICE * N_MOVES)
             .map(|i| {
                 let (c, m) = (i / N_MOVES, i % N_MOVES);
                 mv.slice_sorted[c * N_SLICE_PERM * N_MOVES + m] / N_SLICE_PERM as u16
             })
-            .collect();
+            .collect::<Vec<u16>>();
+        let into_h = (
+            into(N_FLIP, &|f, m| mv.flip[f * N_MOVES + m] == 0),
+            into(N_TWIST, &|t, m| mv.twist[t * N_MOVES + m] == 0),
+            into(N_SLICE, &|c, m| comb[c * N_MOVES + m] == 0),
+        );
         let mut slice_bit = [0u8; 256];
         for (e4, &(_, bit)) in half().iter().enumerate() {
             let mut order = [0u8; 4];
@@ -287,12 +285,8 @@ mod tests {
             } else {
                 Cube::random(&mut rng)
             };
-            let got = t.into_h(
-                coord::flip(&x.eo()),
-                coord::twist(&x.co()),
-                coord::slice_sorted(&x.ep()) / N_SLICE_PERM as u16,
-            );
             let comb = coord::slice_sorted(&x.ep()) / N_SLICE_PERM as u16;
+            let got = t.into_h(coord::flip(&x.eo()), coord::twist(&x.co()), comb);
             for m in 0..N_MOVES {
                 let y = x.apply(Move::from_index(m));
                 let comb2 = coord::slice_sorted(&y.ep()) / N_SLICE_PERM as u16;
