@@ -493,7 +493,11 @@ pub fn solve_witnessed(
     let central = opts.symmetric_units && !opts.switch_sides && rotations::is_central(&p);
     // In the quarter-turn metric every bound has the position's parity: `raise` lifts a value
     // to it, and the bound steps by two.
-    let mut bound = metric.raise(h.value(&p, &q, opts.dual).max(1), &p);
+    let first = h
+        .value(&p, &q, opts.dual)
+        .max(opts.known_lower_bound)
+        .max(1);
+    let mut bound = metric.raise(first, &p);
     result.lower_bound = bound;
     let root = Root { p, q };
     let mut prev = UnitNodes::new();

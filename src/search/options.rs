@@ -55,6 +55,11 @@ pub struct SearchOptions {
     /// reductions that keep one solution of several ([`SearchOptions::symmetric_units`],
     /// [`SearchOptions::switch_sides`]) are not used.
     pub solutions: usize,
+    /// A lower bound on the distance proven by other means (0: none): the first iteration's
+    /// bound is at least this (raised to the position's parity in QTM), so the iterations
+    /// below it, known to fail, are not run. The answer is optimal only if the bound holds:
+    /// the coset solver passes the depth past which its bitmap is exact (`coset --settle`).
+    pub known_lower_bound: u8,
     /// The optimizations the tests turn off one by one ([`Optimizations`]); outside the
     /// tests they are all on, as constants.
     #[cfg(test)]
@@ -129,6 +134,7 @@ impl Default for SearchOptions {
             fallback_slack: 0,
             fallback_dual: true,
             solutions: 1,
+            known_lower_bound: 0,
             #[cfg(test)]
             optimizations: Optimizations::ALL,
         }
@@ -171,7 +177,8 @@ pub struct SearchResult {
     /// move-index order: as many as [`SearchOptions::solutions`] asked for, or all there are
     /// when there are fewer (or it asked for all).
     pub solutions: Vec<Vec<Move>>,
-    /// True only when every shorter length was searched completely: the solution is optimal.
+    /// True only when every shorter length was searched completely (or lies below
+    /// [`SearchOptions::known_lower_bound`]): the solution is optimal.
     pub optimal: bool,
     /// No solution is shorter than this (proved by complete iterations).
     pub lower_bound: u8,

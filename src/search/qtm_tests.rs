@@ -242,3 +242,54 @@ fn qtm_all_solutions_equal_the_enumeration() {
     }
     assert_eq!(longest, 8);
 }
+
+/// A lower bound known from elsewhere starts the search at it (raised to the position's parity
+/// in QTM): the one iteration is that bound's, the length is still the brute-force distance,
+/// and fewer nodes are searched than from the heuristic's bound. In both metrics, each against
+/// its own breadth-first ball, with no table (every value 0), so the bound alone decides where
+/// the search starts.
+#[test]
+fn a_known_lower_bound_starts_the_search_there_in_either_metric() {
+    let stop = AtomicBool::new(false);
+    let htm_layers = crate::testing::positions_within_6(7, Metric::Htm);
+    let mut qtm_layers = vec![Vec::new(); RADIUS as usize + 1];
+    for (c, &d) in ball() {
+        if qtm_layers[d as usize].len() < 6 {
+            qtm_layers[d as usize].push(*c);
+        }
+    }
+    let h = &super::Heuristic::new(Vec::new());
+    let cases = [
+        (Metric::Htm, &htm_layers[..=5]),
+        (Metric::Qtm, &qtm_layers[..]),
+    ];
+    for (metric, layers) in cases {
+        for (d, cubes) in layers.iter().enumerate().skip(3) {
+            for c in cubes.iter().take(3) {
+                let opts = SearchOptions {
+                    metric,
+                    max_depth: 26,
+                    ..SearchOptions::default()
+                };
+                let plain = solve(h, c, &opts, &stop);
+                // One below the distance: in QTM the parity lifts it to the distance itself.
+                let known = if metric == Metric::Qtm { d - 1 } else { d };
+                let told = solve(
+                    h,
+                    c,
+                    &SearchOptions {
+                        known_lower_bound: known as u8,
+                        ..opts
+                    },
+                    &stop,
+                );
+                let s = told.solution.expect("solved");
+                assert!(told.optimal && c.apply_seq(&s).is_solved(), "{metric} {d}");
+                assert_eq!(metric.length(&s), d, "{metric}: {}", format_moves(&s));
+                let bounds: Vec<u8> = told.iterations.iter().map(|i| i.bound).collect();
+                assert_eq!(bounds, vec![d as u8], "{metric} at {d}");
+                assert!(told.nodes < plain.nodes, "{metric} at {d}");
+            }
+        }
+    }
+}
