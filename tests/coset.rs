@@ -83,6 +83,15 @@ fn bad_coset_arguments_are_refused() {
         ),
         (vec!["--index", "5", "R"], "cannot be used with"),
         (vec!["--max-depth", "2", "--unset", unset], "unset"),
+        (
+            vec!["--search-depth", "2", "--max-depth", "4", "--settle"],
+            "--settle needs --max-depth at most --search-depth + 1 (3)",
+        ),
+        (vec!["--max-depth", "2", "--settle"], "--settle take"),
+        (
+            vec!["--random-cosets", "2", "--settle"],
+            "cannot be used with",
+        ),
         (vec!["--sample", "3"], "--sample-out"),
         (
             vec!["--random-cosets", "2", "--index", "4"],

@@ -4,10 +4,13 @@
 
 use super::{Failure, TableArgs};
 use optcube::cube::{Cube, parse_position};
+use optcube::progress::Progress;
 use optcube::progress::ProgressMode;
 use optcube::solvers::coset::{
-    COSETS, CosetOptions, CosetSolver, ELEMENTS, FULL_RUN_BYTES, representative,
+    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, representative,
+    settle,
 };
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::cosets::{CosetStudy, CosetStudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -37,6 +40,12 @@ pub struct CosetArgs {
     /// ten million), for `optcube solve --file`.
     #[arg(long, value_name = "FILE")]
     unset: Option<PathBuf>,
+    /// Solve the positions left unset one by one with the optimal solver (table set --set),
+    /// each known to be past the last exact depth, so that every depth of the report is exact.
+    /// Needs --max-depth at most --search-depth + 1. `--search-depth 18 --max-depth 19
+    /// --settle` gives every distance of a coset.
+    #[arg(long)]
+    settle: bool,
     /// Draw N positions of the coset at random and write each, with the depth at which it was
     /// found, to --sample-out (JSON lines: `facelets`, `depth`, `exact`): for a check by the
     /// optimal solver (`scripts/coset-check.sh`). With --random-cosets: N positions of each
@@ -54,7 +63,7 @@ pub struct CosetArgs {
     /// the whole cube's distribution from it. E.g. `--random-cosets 10 --search-depth 16
     /// --max-depth 20 --sample 40`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
-          conflicts_with_all = ["position", "index", "unset", "sample_out"])]
+          conflicts_with_all = ["position", "index", "unset", "sample_out", "settle"])]
     pub(super) random_cosets: Option<u64>,
     /// With --random-cosets: run only the cosets i with i mod N == K.
     #[arg(long, value_name = "K/N", requires = "random_cosets")]
@@ -76,6 +85,14 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         return Err(Failure(format!(
             "--search-depth {search_depth} is beyond --max-depth {}",
             args.max_depth
+        )));
+    }
+    if args.settle && args.max_depth > search_depth.saturating_add(1) {
+        return Err(Failure(format!(
+            "--settle needs --max-depth at most --search-depth + 1 ({}): an element first \
+             found by a later prepass may be nearer than that depth, and settling the unset \
+             ones cannot tell",
+            search_depth.saturating_add(1)
         )));
     }
     if args.sample.is_some() && args.sample_out.is_none() && args.random_cosets.is_none() {
@@ -150,18 +167,21 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_INTERRUPTED);
     }
     let unset = ELEMENTS - report.found();
-    if let Some(path) = &args.unset {
+    let mut missing = Vec::new();
+    if args.unset.is_some() || args.settle {
         if unset > UNSET_LIMIT {
             return Err(Failure(format!(
-                "{unset} positions are unset, more than --unset writes ({UNSET_LIMIT}); \
-                 raise --max-depth or --search-depth"
+                "{unset} positions are unset, more than --unset and --settle take \
+                 ({UNSET_LIMIT}); raise --max-depth or --search-depth"
             )));
         }
-        let mut text = String::new();
-        solver.for_each_missing(&p, &map, |x| {
-            text.push_str(&x.to_facelets());
-            text.push('\n');
-        });
+        solver.for_each_missing(&p, &map, |x| missing.push(x));
+    }
+    // The bitmap and the phase-1 masks are not needed past here: their memory goes back
+    // before the optimal solver's tables are read.
+    drop((map, solver));
+    if let Some(path) = &args.unset {
+        let text: String = missing.iter().map(|x| x.to_facelets() + "\n").collect();
         optcube::sys::files::write_atomic(path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
         eprintln!("wrote {unset} unset positions to {}", path.display());
@@ -169,7 +189,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     if let Some(path) = &args.sample_out {
         let mut text = String::new();
         for (x, depth) in &report.samples {
-            let exact = depth.is_some_and(|d| d <= search_depth);
+            let exact = depth.is_some_and(|d| report.rows.iter().any(|r| r.depth == d && r.exact));
             let line =
                 serde_json::json!({"facelets": x.to_facelets(), "depth": depth, "exact": exact});
             text.push_str(&format!("{line}\n"));
@@ -177,6 +197,18 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         optcube::sys::files::write_atomic(path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
     }
+    let report = if args.settle {
+        match settle_unset(&args, &report, &missing) {
+            Ok(r) => r,
+            Err(_) if INTERRUPTED.load(Relaxed) => {
+                eprintln!("coset: interrupted while settling the unset positions");
+                return Ok(super::EXIT_INTERRUPTED);
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        report
+    };
     if args.json {
         let mut v = report.to_json();
         v["threads"] = serde_json::json!(threads);
@@ -201,7 +233,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         "{status}; {:.1} s on {threads} threads, bitmaps {:.2} GB at most{}",
         report.seconds,
         report.peak_bitmap_bytes as f64 / 1e9,
-        if search_depth < args.max_depth {
+        if report.rows.iter().any(|r| !r.exact) {
             format!(" (depths beyond {search_depth}, marked ≤, are upper bounds: prepasses only)")
         } else {
             String::new()
@@ -220,4 +252,35 @@ fn print_rows(report: &optcube::solvers::coset::CosetReport) {
             r.depth, r.found, r.total, r.seeds, r.prepass_seconds, r.search_seconds
         );
     }
+}
+
+/// `--settle`: the unset positions solved one by one by the optimal solver, each search
+/// starting at the first depth past the exact ones (what the coset run proved of them); each
+/// solution is checked on its position.
+fn settle_unset(
+    args: &CosetArgs,
+    report: &CosetReport,
+    unset: &[Cube],
+) -> Result<CosetReport, Failure> {
+    if unset.is_empty() {
+        return Ok(settle::settled(report, &[])?);
+    }
+    settle::check_settleable(report)?;
+    let patterns = TableArgs::patterns(&args.tables.names())?;
+    let place = &args.tables.place;
+    place.pooled(|| {
+        let mut config = OptimalConfig::for_tables(patterns);
+        config.search.threads = place.thread_count();
+        let mode = ProgressMode::auto();
+        let optimal = OptimalSolver::configured(&place.dir(), &config, mode)?;
+        let base = config.search_options();
+        let progress = Progress::new(mode, "settle", unset.len() as u64, "positions");
+        let settled = settle::settle(report, unset, |x, lower| {
+            let d = settle::distance_by_search(optimal.heuristic(), &base, x, lower, &INTERRUPTED)?;
+            progress.add(1, "");
+            Ok(d)
+        })?;
+        progress.finish(&format!("{} positions settled", unset.len()));
+        Ok(settled)
+    })
 }

@@ -26,6 +26,7 @@ pub mod bitmap;
 pub mod index;
 pub mod masks;
 pub mod seeds;
+pub mod settle;
 pub mod writes;
 
 use std::path::Path;
@@ -68,12 +69,23 @@ pub struct CosetOptions {
     pub samples: Vec<(usize, usize, usize)>,
 }
 
+/// Is a depth's count exact? Every depth the phase-1 search reached is. A depth past it is
+/// exact when the depth before it is and it leaves nothing unset: its new elements are within
+/// `depth` moves (the prepass extends a sequence of `depth - 1` by one move) and not within
+/// `depth - 1` (the exact set before holds all of those), and no element at `depth` is missing,
+/// since none is missing at all. So a search through 18 and one prepass that finds every
+/// element gives every distance (issue 52).
+fn row_is_exact(depth: u8, search_depth: u8, before_exact: bool, total: u64) -> bool {
+    depth <= search_depth || (before_exact && total == ELEMENTS)
+}
+
 /// One depth of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthRow {
     pub depth: u8,
     /// Elements first found at this depth: at distance exactly `depth` when `exact`, else
-    /// at most `depth` (and more than the search depth).
+    /// at most `depth` (and more than the search depth). `exact` holds through the search
+    /// depth, and at the depth after it when that depth leaves nothing unset (see `row_is_exact`).
     pub found: u64,
     /// Elements found at this depth or before.
     pub total: u64,
@@ -98,6 +110,9 @@ pub struct CosetReport {
     /// The sampled positions of the coset (`g⁻¹·p`), each with the depth at which it was
     /// found (`None`: not by the last depth).
     pub samples: Vec<(Cube, Option<u8>)>,
+    /// Elements the run left unset and the optimal solver then solved one by one
+    /// ([`settle`]); counted in the rows at their distances.
+    pub settled: u64,
 }
 
 impl CosetReport {
@@ -124,8 +139,8 @@ impl CosetReport {
 impl CosetReport {
     /// The report as one JSON object: `coset`, `representative` (facelets), `elements`,
     /// `depth_counts` (exact, from depth 0), `bounded_counts` (elements first shown within each
-    /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes` and the per-depth
-    /// `timeline`.
+    /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes`, `settled`
+    /// (elements solved one by one) and the per-depth `timeline`.
     pub fn to_json(&self) -> serde_json::Value {
         let exact = self.exact_counts();
         let bounded: Vec<_> = self.rows[exact.len()..]
@@ -155,6 +170,7 @@ impl CosetReport {
             "seconds": self.seconds,
             "peak_bitmap_bytes": self.peak_bitmap_bytes,
             "interrupted": self.interrupted,
+            "settled": self.settled,
             "timeline": timeline,
         })
     }
@@ -310,13 +326,13 @@ impl CosetSolver {
                     *d = Some(depth);
                 }
             }
-            let before = rows.last().map_or(0, |r| r.total);
+            let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
             rows.push(DepthRow {
                 depth,
                 found: total - before,
                 total,
                 seeds,
-                exact: depth <= opts.search_depth,
+                exact: row_is_exact(depth, opts.search_depth, before_exact, total),
                 prepass_seconds: (t1 - t0).as_secs_f64(),
                 search_seconds: t1.elapsed().as_secs_f64(),
             });
@@ -332,6 +348,7 @@ impl CosetSolver {
             seconds: start.elapsed().as_secs_f64(),
             peak_bitmap_bytes: peak,
             interrupted,
+            settled: 0,
             samples: opts
                 .samples
                 .iter()

@@ -315,3 +315,122 @@ fn the_masks_index_conjugates_flip_and_slice_exactly() {
     }
     assert!(seen > 8, "only {seen} symmetries met");
 }
+
+/// Past the search, a depth is exact only when the depth before it is and it leaves nothing
+/// unset: the one way a prepass depth can be read as distances.
+#[test]
+fn a_prepass_depth_is_exact_only_when_it_leaves_nothing() {
+    assert!(row_is_exact(18, 18, true, 5));
+    assert!(row_is_exact(3, 18, true, 5));
+    assert!(row_is_exact(19, 18, true, ELEMENTS));
+    assert!(!row_is_exact(19, 18, true, ELEMENTS - 1));
+    assert!(!row_is_exact(20, 18, false, ELEMENTS));
+    assert!(!row_is_exact(20, 18, false, ELEMENTS - 1));
+}
+
+/// Settling: the unset elements at their distances make every depth exact, and the depth
+/// after the search keeps its prepass elements. Checked against the run searched through that
+/// depth: the elements it finds there that the prepass missed are the ones settled there.
+#[test]
+fn settling_the_unset_elements_gives_the_exact_run() {
+    let s = solver();
+    let p = Cube::from_moves(&parse_moves("F R' U").unwrap());
+    // Searched through 6, and through 5 with a prepass at 6 (796 of the 846 elements at 6).
+    let (exact, _) = s.run(&p, &options(6, 6));
+    let (bounded, _) = s.run(&p, &options(6, 5));
+    assert!(!bounded.rows[6].exact && bounded.rows[6].found < exact.rows[6].found);
+    let missed = exact.rows[6].total - bounded.rows[6].total;
+    let rest = ELEMENTS - exact.found();
+    let report = settle::settled(&bounded, &[0, 0, 0, 0, 0, 0, missed, rest]).unwrap();
+    let found: Vec<u64> = report.rows.iter().map(|r| r.found).collect();
+    let mut want: Vec<u64> = exact.rows.iter().map(|r| r.found).collect();
+    want.push(rest);
+    assert_eq!(found, want);
+    assert!(report.complete() && report.rows.iter().all(|r| r.exact));
+    assert_eq!(report.exact_counts().len(), 8);
+    assert_eq!(report.settled, ELEMENTS - bounded.found());
+    assert_eq!(report.to_json()["settled"], ELEMENTS - bounded.found());
+    // A settled element within the exact depths, or the wrong number of them: refused.
+    assert!(settle::settled(&bounded, &[0, 0, 0, 0, 0, 1, missed - 1, rest]).is_err());
+    assert!(settle::settled(&bounded, &[0, 0, 0, 0, 0, 0, missed, rest + 1]).is_err());
+    // Two prepass depths: an element first found at the second may be nearer.
+    let (two, _) = s.run(&p, &options(7, 5));
+    assert!(settle::check_settleable(&two).is_err());
+    assert!(settle::settled(&two, &[0, 0, 0, 0, 0, 0, 0, 0, ELEMENTS - two.found()]).is_err());
+}
+
+/// `settle` asks for each unset position's distance with the first depth it can be at, and
+/// counts the answers; an answer within the exact depths is refused.
+#[test]
+fn settle_asks_each_unset_position_from_the_first_depth_past_the_exact_ones() {
+    let row = |depth, found, total, exact| DepthRow {
+        depth,
+        found,
+        total,
+        seeds: 0,
+        exact,
+        prepass_seconds: 0.0,
+        search_seconds: 0.0,
+    };
+    let (report, _) = solver().run(&Cube::SOLVED, &options(0, 0));
+    let report = CosetReport {
+        rows: vec![
+            row(0, 1, 1, true),
+            row(1, ELEMENTS - 4, ELEMENTS - 3, false),
+        ],
+        ..report
+    };
+    let unset: Vec<Cube> = ["R", "F", "R F"]
+        .iter()
+        .map(|m| Cube::from_moves(&parse_moves(m).unwrap()))
+        .collect();
+    let mut lowers = Vec::new();
+    let settled = settle::settle(&report, &unset, |x, lower| {
+        lowers.push(lower);
+        Ok(if *x == unset[2] { 2 } else { 1 })
+    })
+    .unwrap();
+    assert_eq!(lowers, vec![1, 1, 1]);
+    let found: Vec<u64> = settled.rows.iter().map(|r| r.found).collect();
+    assert_eq!(found, vec![1, ELEMENTS - 2, 1]);
+    assert!(settle::settle(&report, &unset, |_, _| Ok(0)).is_err());
+}
+
+/// Positions past the exact depths settled by the optimal search started there: each gets its
+/// breadth-first distance, and the report counts it at that depth.
+#[test]
+fn unset_positions_are_settled_at_their_breadth_first_distances() {
+    let layers = crate::testing::positions_within_6(11, crate::cube::Metric::Htm);
+    let unset: Vec<Cube> = [3, 4, 4, 5, 5].iter().map(|&d| layers[d][7 * d]).collect();
+    let row = |depth, found, total, exact| DepthRow {
+        depth,
+        found,
+        total,
+        seeds: 0,
+        exact,
+        prepass_seconds: 0.0,
+        search_seconds: 0.0,
+    };
+    let (report, _) = solver().run(&Cube::SOLVED, &options(0, 0));
+    let n = ELEMENTS - 5;
+    let report = CosetReport {
+        rows: vec![
+            row(0, 1, 1, true),
+            row(1, 1, 2, true),
+            row(2, 1, 3, true),
+            row(3, n - 3, n, false),
+        ],
+        ..report
+    };
+    let h = crate::testing::korf6();
+    let base = crate::search::SearchOptions::default();
+    let stop = AtomicBool::new(false);
+    let settled = settle::settle(&report, &unset, |x, lower| {
+        assert_eq!(lower, 3);
+        settle::distance_by_search(h, &base, x, lower, &stop)
+    })
+    .unwrap();
+    let found: Vec<u64> = settled.rows.iter().map(|r| r.found).collect();
+    assert_eq!(found, vec![1, 1, 1, n - 2, 2, 2]);
+    assert!(settled.complete() && settled.rows.iter().all(|r| r.exact));
+}

@@ -1,0 +1,139 @@
+//! Settling what a coset run leaves unset, so that the report gives every distance.
+//!
+//! A run whose search ends at depth `S` and whose prepasses stop at `S + 1` leaves some
+//! elements unset. Each of them is farther than `S` (the search found every element within
+//! `S`). It may still be at `S + 1`, when every optimal sequence to it ends outside H's
+//! moves, or farther. So the optimal solver settles each one, starting its iterations at
+//! `S + 1` (`SearchOptions::known_lower_bound`). Cube20.org's runs write these positions out
+//! and solve them the same way (Rokicki's `hcoset`).
+//!
+//! Invariant of [`settled`]: its input's depths are exact through `S`, with at most one
+//! prepass depth after them. A second prepass depth cannot be made exact: an element first
+//! found there may be one move nearer, by a sequence the bounded run never searched.
+
+use std::sync::atomic::AtomicBool;
+
+use super::{CosetReport, DepthRow, ELEMENTS};
+use crate::cube::{Cube, Metric};
+use crate::search::{Heuristic, SearchOptions};
+
+/// The first depth a run's unset elements can be at: one past its last exact depth.
+pub fn first_unset_depth(report: &CosetReport) -> u8 {
+    report.exact_counts().len() as u8
+}
+
+/// Refuses a report whose unset elements could not be made exact by settling them: more than
+/// one prepass depth past its exact ones.
+pub fn check_settleable(report: &CosetReport) -> Result<(), String> {
+    let exact = report.exact_counts().len();
+    if report.rows.len() > exact + 1 {
+        return Err(format!(
+            "the depths past {} are prepass depths after the first one ({} of them), which \
+             settling cannot make exact; settle a run with --max-depth at most --search-depth + 1",
+            exact.saturating_sub(1),
+            report.rows.len() - exact
+        ));
+    }
+    Ok(())
+}
+
+/// `report` with its unset elements added at their distances: `unset_counts[d]` of them are at
+/// distance `d`. Every depth becomes exact. The prepass depth right after the exact ones keeps
+/// its elements: each is at exactly that depth (within it by a sequence, not within the one
+/// before, which is exact).
+pub fn settled(report: &CosetReport, unset_counts: &[u64]) -> Result<CosetReport, String> {
+    check_settleable(report)?;
+    let first = first_unset_depth(report) as usize;
+    let unset = ELEMENTS - report.found();
+    let given: u64 = unset_counts.iter().sum();
+    if given != unset {
+        return Err(format!(
+            "{given} settled distances for {unset} unset elements"
+        ));
+    }
+    if let Some(d) = unset_counts[..first.min(unset_counts.len())]
+        .iter()
+        .position(|&n| n > 0)
+    {
+        return Err(format!(
+            "an unset element settled at {d}, within the exact depths (through {})",
+            first - 1
+        ));
+    }
+    let depths = report.rows.len().max(unset_counts.len());
+    let mut rows = Vec::with_capacity(depths);
+    let mut total = 0;
+    for d in 0..depths {
+        let row = report.rows.get(d);
+        let found = row.map_or(0, |r| r.found) + unset_counts.get(d).copied().unwrap_or(0);
+        total += found;
+        rows.push(DepthRow {
+            depth: d as u8,
+            found,
+            total,
+            seeds: row.map_or(0, |r| r.seeds),
+            exact: true,
+            prepass_seconds: row.map_or(0.0, |r| r.prepass_seconds),
+            search_seconds: row.map_or(0.0, |r| r.search_seconds),
+        });
+    }
+    // A settled run ends at its deepest distance: drop empty depths past it.
+    while rows.len() > 1 && rows.last().is_some_and(|r| r.found == 0) {
+        rows.pop();
+    }
+    Ok(CosetReport {
+        rows,
+        settled: unset,
+        ..report.clone()
+    })
+}
+
+/// Settles `unset`, the positions a run left (from `CosetSolver::for_each_missing`):
+/// `distance(x, lower)` gives the distance of `x`, which is known to be at least `lower`
+/// (the optimal solver, told that bound). Returns the report with every depth exact.
+pub fn settle(
+    report: &CosetReport,
+    unset: &[Cube],
+    mut distance: impl FnMut(&Cube, u8) -> Result<u8, String>,
+) -> Result<CosetReport, String> {
+    check_settleable(report)?;
+    let lower = first_unset_depth(report);
+    let mut counts: Vec<u64> = Vec::new();
+    for x in unset {
+        let d = distance(x, lower)? as usize;
+        if counts.len() <= d {
+            counts.resize(d + 1, 0);
+        }
+        counts[d] += 1;
+    }
+    settled(report, &counts)
+}
+
+/// The half-turn distance of `x`, an unset position known to be at least `lower` moves away,
+/// by the optimal search over `h` started at that bound (`base`'s other options kept). The
+/// solution is checked on the position. `Err` when the search was stopped or proved nothing.
+pub fn distance_by_search(
+    h: &Heuristic,
+    base: &SearchOptions,
+    x: &Cube,
+    lower: u8,
+    stop: &AtomicBool,
+) -> Result<u8, String> {
+    let opts = SearchOptions {
+        metric: Metric::Htm,
+        known_lower_bound: lower,
+        ..base.clone()
+    };
+    let r = crate::search::solve(h, x, &opts, stop);
+    if r.interrupted {
+        return Err("interrupted".to_string());
+    }
+    match r.solution {
+        Some(s) if r.optimal && x.apply_seq(&s).is_solved() => Ok(Metric::Htm.length(&s) as u8),
+        _ => Err(format!(
+            "the unset position {} was not solved optimally within {} moves",
+            x.to_facelets(),
+            opts.max_depth
+        )),
+    }
+}
