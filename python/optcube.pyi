@@ -277,7 +277,8 @@ def coset(
 ) -> Dict[str, Any]:
     """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
     coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
-    complete, unset, seconds, peak_bitmap_bytes, interrupted, timeline, threads). Ctrl-C
+    complete, unset, seconds, peak_bitmap_bytes, interrupted, settled, timeline, threads;
+    settled is 0: Python does not settle unset positions, the CLI's --settle does). Ctrl-C
     stops the run at the next part of its phase-1 walk or the next depth and raises
     KeyboardInterrupt."""
 

@@ -259,6 +259,65 @@ fn split_depth_changes_only_the_units() {
     assert!(stderr(&o).contains("'7'"), "{}", stderr(&o));
 }
 
+/// `--known-lower-bound N` starts the proof at N: one iteration, the same optimal length, fewer
+/// nodes, the premise in the JSON and in the text; refused for the other solvers.
+#[test]
+fn a_known_lower_bound_skips_the_iterations_below_it() {
+    let run = |extra: &[&str]| {
+        let scramble = "R U2 F' L D B' R2 U F' D2 L' B";
+        let args = [
+            "solve",
+            scramble,
+            "--set",
+            "korf6",
+            "--pdb-dir",
+            korf6_dir(),
+        ];
+        let (v, _) = optcube_json(&[&args[..], &["--json", "--no-upper-bound"], extra].concat());
+        v
+    };
+    let plain = run(&[]);
+    let len = plain["length"].as_u64().unwrap();
+    assert!(plain["iterations"].as_array().unwrap().len() >= 3);
+    let n = len.to_string();
+    let told = run(&["--known-lower-bound", &n]);
+    assert_eq!(
+        (told["length"].as_u64(), &told["optimal"]),
+        (Some(len), &true.into())
+    );
+    assert_eq!(told["known_lower_bound"].as_u64(), Some(len));
+    let bounds: Vec<u64> = (told["iterations"].as_array().unwrap().iter())
+        .map(|i| i["bound"].as_u64().unwrap())
+        .collect();
+    assert_eq!(bounds, vec![len]);
+    assert!(told["nodes"].as_u64() < plain["nodes"].as_u64());
+    let o = optcube(&[
+        "solve",
+        "R U",
+        "--known-lower-bound",
+        "2",
+        "--pdb-dir",
+        korf6_dir(),
+        "--set",
+        "korf6",
+    ]);
+    assert!(
+        stdout(&o).contains("optimal given the known lower bound 2"),
+        "{}",
+        stdout(&o)
+    );
+    let o = optcube(&[
+        "solve",
+        "R U",
+        "--known-lower-bound",
+        "2",
+        "--solver",
+        "twophase",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--known-lower-bound"), "{}", stderr(&o));
+}
+
 /// Without `--set` the choice and its reason are said: in an empty directory, the fastest set
 /// whose build fits in memory, with the expected build time; `--json` names the set used.
 #[test]

@@ -103,6 +103,12 @@ pub struct SolveArgs {
     /// results; 0 reads them for every node the coset table leaves, a large N never.
     #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]
     fallback_slack: u8,
+    /// Optimal solver: a lower bound known by other means; the iterations below N are not run.
+    /// Trusted, not checked: the answer is optimal only if no solution is shorter than N, e.g.
+    /// for the positions `coset --unset` writes (each farther than the run's last exact depth,
+    /// which the run says). JSON: `known_lower_bound`.
+    #[arg(long, value_name = "N")]
+    known_lower_bound: Option<u8>,
     /// Optimal solver: every optimal solution, not only the first (the last iteration is
     /// searched to its end). Canonical sequences: no face twice in a row, and two turns of
     /// opposite faces in one order only (`U D`, never `D U`), so no solution is listed twice;
@@ -284,6 +290,18 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
             )));
         }
     }
+    if args.known_lower_bound.is_some()
+        && (args.solver != SolverKind::Optimal
+            || args.moveset.is_some()
+            || args.goal.is_some()
+            || args.target.is_some())
+    {
+        return Err(Failure(
+            "--known-lower-bound is for the optimal solver's distance to solved: not with \
+             --solver twophase or thistlethwaite, --moveset, --goal or --target"
+                .into(),
+        ));
+    }
     if args.predict && args.metric != Metric::Htm {
         return Err(Failure(format!(
             "--predict models the half-turn search only, not --metric {}",
@@ -428,6 +446,7 @@ fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure
             split_depth: args.split_depth,
             fallback_slack: args.fallback_slack,
             solutions: args.solutions_asked(),
+            known_lower_bound: args.known_lower_bound.unwrap_or(0),
             ..SearchOptions::default()
         },
     };

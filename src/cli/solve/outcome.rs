@@ -41,6 +41,10 @@ pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&
             // A goal solved as the solved cube (`ll`, `pll`).
             v["goal"] = serde_json::json!(name.trim());
         }
+        if let Some(k) = args.known_lower_bound {
+            // The proof's premise: the lengths below it were not searched.
+            v["known_lower_bound"] = serde_json::json!(k);
+        }
         if let Some(s) = set {
             v["set"] = serde_json::json!(s.name);
             if let Some(r) = &s.reason {
@@ -94,7 +98,11 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             format_moves(s),
             o.metric.length(s),
             o.metric.unit(),
-            if o.is_optimal() { ", optimal" } else { "" }
+            match (o.is_optimal(), args.known_lower_bound) {
+                (true, Some(k)) => format!(", optimal given the known lower bound {k}"),
+                (true, None) => ", optimal".to_string(),
+                (false, _) => String::new(),
+            }
         ),
         (
             None,
