@@ -359,27 +359,29 @@ fn settling_the_unset_elements_gives_the_exact_run() {
     assert!(settle::settled(&two, &[0, 0, 0, 0, 0, 0, 0, 0, ELEMENTS - two.found()]).is_err());
 }
 
+/// A report with these rows, `(found, total, exact)` by depth from 0 (the rest from a run of H
+/// to depth 0): the settling tests need runs that leave only a few elements.
+fn report_of(rows: &[(u64, u64, bool)]) -> CosetReport {
+    let (report, _) = solver().run(&Cube::SOLVED, &options(0, 0));
+    let rows = (rows.iter().enumerate())
+        .map(|(d, &(found, total, exact))| DepthRow {
+            depth: d as u8,
+            found,
+            total,
+            seeds: 0,
+            exact,
+            prepass_seconds: 0.0,
+            search_seconds: 0.0,
+        })
+        .collect();
+    CosetReport { rows, ..report }
+}
+
 /// `settle` asks for each unset position's distance with the first depth it can be at, and
 /// counts the answers; an answer within the exact depths is refused.
 #[test]
 fn settle_asks_each_unset_position_from_the_first_depth_past_the_exact_ones() {
-    let row = |depth, found, total, exact| DepthRow {
-        depth,
-        found,
-        total,
-        seeds: 0,
-        exact,
-        prepass_seconds: 0.0,
-        search_seconds: 0.0,
-    };
-    let (report, _) = solver().run(&Cube::SOLVED, &options(0, 0));
-    let report = CosetReport {
-        rows: vec![
-            row(0, 1, 1, true),
-            row(1, ELEMENTS - 4, ELEMENTS - 3, false),
-        ],
-        ..report
-    };
+    let report = report_of(&[(1, 1, true), (ELEMENTS - 4, ELEMENTS - 3, false)]);
     let unset: Vec<Cube> = ["R", "F", "R F"]
         .iter()
         .map(|m| Cube::from_moves(&parse_moves(m).unwrap()))
@@ -402,26 +404,8 @@ fn settle_asks_each_unset_position_from_the_first_depth_past_the_exact_ones() {
 fn unset_positions_are_settled_at_their_breadth_first_distances() {
     let layers = crate::testing::positions_within_6(11, crate::cube::Metric::Htm);
     let unset: Vec<Cube> = [3, 4, 4, 5, 5].iter().map(|&d| layers[d][7 * d]).collect();
-    let row = |depth, found, total, exact| DepthRow {
-        depth,
-        found,
-        total,
-        seeds: 0,
-        exact,
-        prepass_seconds: 0.0,
-        search_seconds: 0.0,
-    };
-    let (report, _) = solver().run(&Cube::SOLVED, &options(0, 0));
     let n = ELEMENTS - 5;
-    let report = CosetReport {
-        rows: vec![
-            row(0, 1, 1, true),
-            row(1, 1, 2, true),
-            row(2, 1, 3, true),
-            row(3, n - 3, n, false),
-        ],
-        ..report
-    };
+    let report = report_of(&[(1, 1, true), (1, 2, true), (1, 3, true), (n - 3, n, false)]);
     let h = crate::testing::korf6();
     let base = crate::search::SearchOptions::default();
     let stop = AtomicBool::new(false);
