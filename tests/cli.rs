@@ -259,8 +259,9 @@ fn split_depth_changes_only_the_units() {
     assert!(stderr(&o).contains("'7'"), "{}", stderr(&o));
 }
 
-/// `--known-lower-bound N` starts the proof at N: one iteration, the same optimal length, fewer
-/// nodes, the premise in the JSON and in the text; refused for the other solvers.
+/// `--known-lower-bound N` starts the proof at N, after one cheap iteration that orders its
+/// units: the same optimal length, fewer nodes, the premise in the JSON and in the text; a
+/// false bound is caught when that iteration solves the position; refused for the other solvers.
 #[test]
 fn a_known_lower_bound_skips_the_iterations_below_it() {
     let run = |extra: &[&str]| {
@@ -289,8 +290,18 @@ fn a_known_lower_bound_skips_the_iterations_below_it() {
     let bounds: Vec<u64> = (told["iterations"].as_array().unwrap().iter())
         .map(|i| i["bound"].as_u64().unwrap())
         .collect();
-    assert_eq!(bounds, vec![len]);
+    // The iteration three below it (or the heuristic's first) orders its units.
+    let own = plain["iterations"][0]["bound"].as_u64().unwrap();
+    assert_eq!(bounds, vec![len.saturating_sub(3).max(own), len]);
     assert!(told["nodes"].as_u64() < plain["nodes"].as_u64());
+    assert!(told.get("known_lower_bound_refuted").is_none());
+    // A false bound is refuted by that iteration's solution, and said.
+    let wrong = run(&["--known-lower-bound", &(len + 3).to_string()]);
+    assert_eq!(
+        (wrong["length"].as_u64(), &wrong["optimal"]),
+        (Some(len), &true.into())
+    );
+    assert_eq!(wrong["known_lower_bound_refuted"], true);
     let o = optcube(&[
         "solve",
         "R U",
@@ -303,6 +314,21 @@ fn a_known_lower_bound_skips_the_iterations_below_it() {
     ]);
     assert!(
         stdout(&o).contains("optimal given the known lower bound 2"),
+        "{}",
+        stdout(&o)
+    );
+    let o = optcube(&[
+        "solve",
+        "R U",
+        "--known-lower-bound",
+        "5",
+        "--pdb-dir",
+        korf6_dir(),
+        "--set",
+        "korf6",
+    ]);
+    assert!(
+        stdout(&o).contains("(2 moves, optimal; the known lower bound 5 was false)"),
         "{}",
         stdout(&o)
     );

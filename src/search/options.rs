@@ -195,6 +195,10 @@ pub struct SearchResult {
     pub witnessed: bool,
     /// Seconds spent asking witnesses (within [`SearchResult::seconds`]).
     pub witness_seconds: f64,
+    /// The iteration that orders the first one at [`SearchOptions::known_lower_bound`] found
+    /// a shorter solution: the bound was false, so the search ignored it and started from the
+    /// heuristic's value (the answer is optimal without it).
+    pub known_bound_refuted: bool,
 }
 
 impl SearchResult {
@@ -212,6 +216,7 @@ impl SearchResult {
             metric: Metric::Htm,
             witnessed: false,
             witness_seconds: 0.0,
+            known_bound_refuted: false,
         }
     }
 

@@ -249,7 +249,7 @@ fn qtm_all_solutions_equal_the_enumeration() {
 /// its own breadth-first ball, with no table (every value 0), so the bound alone decides where
 /// the search starts.
 #[test]
-fn a_known_lower_bound_starts_the_search_there_in_either_metric() {
+fn a_known_lower_bound_starts_the_search_there_in_either_metric_and_a_false_one_is_caught() {
     let stop = AtomicBool::new(false);
     let htm_layers = crate::testing::positions_within_6(7, Metric::Htm);
     let mut qtm_layers = vec![Vec::new(); RADIUS as usize + 1];
@@ -286,9 +286,36 @@ fn a_known_lower_bound_starts_the_search_there_in_either_metric() {
                 let s = told.solution.expect("solved");
                 assert!(told.optimal && c.apply_seq(&s).is_solved(), "{metric} {d}");
                 assert_eq!(metric.length(&s), d, "{metric}: {}", format_moves(&s));
+                // An iteration below (three in HTM, two in QTM, or the heuristic's first)
+                // orders the bound's units.
+                let gap = if metric == Metric::Qtm { 2 } else { 3 };
+                let own = plain.iterations[0].bound;
                 let bounds: Vec<u8> = told.iterations.iter().map(|i| i.bound).collect();
-                assert_eq!(bounds, vec![d as u8], "{metric} at {d}");
-                assert!(told.nodes < plain.nodes, "{metric} at {d}");
+                let order_at = (d as u8).saturating_sub(gap).max(own);
+                assert_eq!(bounds, vec![order_at, d as u8], "{metric} at {d}");
+                // Fewer nodes where the plain search ran more iterations (in QTM at 3q both
+                // run bounds 1 and 3).
+                if plain.iterations.len() > 2 {
+                    assert!(told.nodes < plain.nodes, "{metric} at {d}");
+                } else {
+                    assert_eq!(told.nodes, plain.nodes, "{metric} at {d}");
+                }
+                assert!(!told.known_bound_refuted);
+                // A bound `gap` above the distance: the ordering iteration refutes it, and
+                // the search starts again from the heuristic's bound.
+                let wrong = solve(
+                    h,
+                    c,
+                    &SearchOptions {
+                        known_lower_bound: d as u8 + gap,
+                        ..opts
+                    },
+                    &stop,
+                );
+                let s = wrong.solution.expect("solved");
+                assert!(wrong.known_bound_refuted, "{metric} at {d}");
+                assert!(wrong.optimal && metric.length(&s) == d, "{metric} at {d}");
+                assert_eq!(wrong.lower_bound as usize, d);
             }
         }
     }

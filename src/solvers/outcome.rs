@@ -79,6 +79,9 @@ pub enum Detail {
         collected: Option<Collected>,
         /// The move subset searched, as [`crate::search::subset::MoveSet`] prints it.
         moveset: Option<String>,
+        /// A known lower bound was refuted ([`crate::search::SearchResult::known_bound_refuted`]):
+        /// the search ignored it.
+        known_bound_refuted: bool,
     },
     Twophase {
         /// A solution of at most the asked length was found in time.
@@ -122,6 +125,7 @@ impl Outcome {
                 iterations: r.iterations,
                 collected,
                 moveset: None,
+                known_bound_refuted: r.known_bound_refuted,
             },
         }
     }
@@ -194,6 +198,17 @@ impl Outcome {
     /// The solution is proved optimal.
     pub fn is_optimal(&self) -> bool {
         matches!(self.detail, Detail::Optimal { optimal: true, .. })
+    }
+
+    /// A known lower bound given to the search was refuted by a shorter solution.
+    pub fn known_bound_refuted(&self) -> bool {
+        matches!(
+            self.detail,
+            Detail::Optimal {
+                known_bound_refuted: true,
+                ..
+            }
+        )
     }
 
     /// The search was stopped from outside.
@@ -316,8 +331,12 @@ impl Outcome {
                 moveset,
                 witnessed,
                 witness_seconds,
+                known_bound_refuted,
                 ..
             } => {
+                if *known_bound_refuted {
+                    v["known_lower_bound_refuted"] = serde_json::json!(true);
+                }
                 if let Some(m) = moveset {
                     v["moveset"] = serde_json::json!(m);
                 }

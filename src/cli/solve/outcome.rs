@@ -99,6 +99,9 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             o.metric.length(s),
             o.metric.unit(),
             match (o.is_optimal(), args.known_lower_bound) {
+                (true, Some(k)) if o.known_bound_refuted() => {
+                    format!(", optimal; the known lower bound {k} was false")
+                }
                 (true, Some(k)) => format!(", optimal given the known lower bound {k}"),
                 (true, None) => ", optimal".to_string(),
                 (false, _) => String::new(),

@@ -128,6 +128,12 @@ pub fn distance_by_search(
     if r.interrupted {
         return Err("interrupted".to_string());
     }
+    if r.known_bound_refuted {
+        return Err(format!(
+            "internal error: the unset position {} is nearer than the coset run's bound {lower}",
+            x.to_facelets()
+        ));
+    }
     match r.solution {
         Some(s) if r.optimal && x.apply_seq(&s).is_solved() => Ok(Metric::Htm.length(&s) as u8),
         _ => Err(format!(
