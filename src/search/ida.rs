@@ -498,6 +498,24 @@ pub fn solve_witnessed(
     result.lower_bound = bound;
     let root = Root { p, q };
     let mut prev = UnitNodes::new();
+    // Runs iteration `bound`, told to `observe` and recorded in `result`.
+    let run = |bound: u8,
+               prev: UnitNodes,
+               observe: &mut dyn FnMut(IterationEvent),
+               result: &mut SearchResult| {
+        let t = Instant::now();
+        observe(IterationEvent::Started { bound });
+        let end = iteration(h, &root, bound, opts, &stab, central, prev, stop);
+        let it = Iteration {
+            bound,
+            nodes: end.nodes,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        observe(IterationEvent::Finished(it.clone()));
+        result.nodes += end.nodes;
+        result.iterations.push(it);
+        end
+    };
     // A known lower bound skips the iterations whose unit counts would order the first one
     // it runs: a cheap one below it orders it instead, three below in HTM (about 1/2,000 of
     // it; measured best of two to five below, `results/coset.md`), the one below in QTM
@@ -506,17 +524,7 @@ pub fn solve_witnessed(
     let gap = if metric == Metric::Qtm { 2 } else { 3 };
     let order_at = bound.saturating_sub(gap).max(own);
     if order_at < bound && bound <= opts.max_depth {
-        let t = Instant::now();
-        observe(IterationEvent::Started { bound: order_at });
-        let end = iteration(h, &root, order_at, opts, &stab, central, prev, stop);
-        let it = Iteration {
-            bound: order_at,
-            nodes: end.nodes,
-            seconds: t.elapsed().as_secs_f64(),
-        };
-        observe(IterationEvent::Finished(it.clone()));
-        result.nodes += end.nodes;
-        result.iterations.push(it);
+        let end = run(order_at, prev, &mut *observe, &mut result);
         prev = end.unit_nodes;
         if stop.load(Relaxed) && end.solutions.is_empty() {
             result.interrupted = true;
@@ -557,23 +565,13 @@ pub fn solve_witnessed(
                 break;
             }
         }
-        let t = Instant::now();
-        observe(IterationEvent::Started { bound });
         let IterationEnd {
             solutions,
-            nodes,
             min_exceeded,
             unit_nodes,
-        } = iteration(h, &root, bound, opts, &stab, central, prev, stop);
+            ..
+        } = run(bound, prev, &mut *observe, &mut result);
         prev = unit_nodes;
-        result.nodes += nodes;
-        let it = Iteration {
-            bound,
-            nodes,
-            seconds: t.elapsed().as_secs_f64(),
-        };
-        observe(IterationEvent::Finished(it.clone()));
-        result.iterations.push(it);
         if !solutions.is_empty() {
             debug_assert!(solutions.iter().all(|s| metric.length(s) == bound as usize));
             result.solved(solutions);
