@@ -70,6 +70,10 @@ class Result:
         """Optimal solver: the search was stopped before its end (a timeout, Solver.cancel());
         optimal is then False and lower_bound is the bound the search proved."""
     @property
+    def known_lower_bound_refuted(self) -> Optional[bool]:
+        """Optimal solver: the known_lower_bound given to Solver.solve was false (the answer
+        is still optimal: the search began again from the tables' bound)."""
+    @property
     def witnessed(self) -> Optional[bool]:
         """Optimal solver: a two-phase solution of the proved lower bound's length ended the
         proof, so its last iteration was not run (Solver(upper_bound=True), the default); the
@@ -127,12 +131,21 @@ class Solver:
         metric: str = "htm",
         upper_bound: bool = True,
     ) -> "Solver": ...
-    def solve(self, position: str, timeout: Optional[float] = None) -> Result:
+    def solve(
+        self,
+        position: str,
+        timeout: Optional[float] = None,
+        known_lower_bound: Optional[int] = None,
+    ) -> Result:
         """Solve a scramble or a 54-character facelet string optimally (an empty or blank one
         raises ValueError).
 
         timeout (seconds, > 0) stops the search and returns its Result, interrupted, with the
-        bound it proved. Ctrl-C stops the search cleanly and raises KeyboardInterrupt."""
+        bound it proved. Ctrl-C stops the search cleanly and raises KeyboardInterrupt.
+        known_lower_bound=N (0-255), as the CLI's --known-lower-bound N: a bound known by other
+        means (the positions of `optcube coset --unset`), where the search starts. A false one
+        is caught when an ordering iteration below it solves the position: the search begins
+        again and Result.known_lower_bound_refuted is True."""
     def solve_all(
         self,
         position: str,

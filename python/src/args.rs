@@ -55,6 +55,11 @@ pub fn max_depth(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     whole(obj, "max_depth", 0, u8::MAX.into())
 }
 
+/// `Solver.solve`'s `known_lower_bound` (a `u8`, as the CLI's `--known-lower-bound`).
+pub fn known_lower_bound(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    maybe(obj, "known_lower_bound", 0, u8::MAX.into())
+}
+
 /// `threads`: what no count can be (a negative) is refused here, naming the range; 0 and more
 /// than the machine can use are refused by `thread_count` with the CLI's words.
 pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {

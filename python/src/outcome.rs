@@ -16,18 +16,30 @@ pub struct PyOutcome {
     outcome: Outcome,
     /// The optimal solver's table set (`"set"` in `to_dict`, as in the CLI's JSON).
     set: Option<String>,
+    /// The known lower bound given to `Solver.solve` (`"known_lower_bound"` in `to_dict`).
+    known_lower_bound: Option<u8>,
 }
 
 impl PyOutcome {
     /// Checks the solution on the position (every answer passes through here).
     pub fn checked(outcome: Outcome, cube: &Cube) -> PyResult<PyOutcome> {
         outcome.check(cube).map_err(PyRuntimeError::new_err)?;
-        Ok(PyOutcome { outcome, set: None })
+        Ok(PyOutcome {
+            outcome,
+            set: None,
+            known_lower_bound: None,
+        })
     }
 
     /// The outcome of a search with the table set `set`.
     pub fn with_set(mut self, set: &str) -> PyOutcome {
         self.set = Some(set.to_string());
+        self
+    }
+
+    /// The outcome of a search given a known lower bound (the CLI's JSON says it too).
+    pub fn with_known_lower_bound(mut self, bound: Option<u8>) -> PyOutcome {
+        self.known_lower_bound = bound;
         self
     }
 }
@@ -127,6 +139,16 @@ impl PyOutcome {
             _ => None,
         }
     }
+    /// Optimal solver: True when the `known_lower_bound` given to `solve` was false (an
+    /// ordering iteration below it found a solution, so the search began again from the
+    /// tables' bound and the answer is still optimal).
+    #[getter]
+    fn known_lower_bound_refuted(&self) -> Option<bool> {
+        match self.outcome.detail {
+            Detail::Optimal { .. } => Some(self.outcome.known_bound_refuted()),
+            _ => None,
+        }
+    }
     /// Optimal solver: one dict per iteration (bound, nodes, seconds).
     #[getter]
     fn iterations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -152,6 +174,9 @@ impl PyOutcome {
     /// The result as a dict with exactly the keys of `optcube solve --json`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut v = self.outcome.to_json();
+        if let Some(k) = self.known_lower_bound {
+            v["known_lower_bound"] = serde_json::json!(k);
+        }
         if let Some(set) = &self.set {
             v["set"] = serde_json::json!(set);
         }

@@ -148,13 +148,27 @@ impl Solver {
     }
 
     /// Solves one position (a scramble or a facelet string) optimally; `timeout` seconds
-    /// stops the search and returns its result, interrupted.
-    #[pyo3(signature = (position, timeout=None))]
-    fn solve(&self, py: Python<'_>, position: &str, timeout: Option<f64>) -> PyResult<PyOutcome> {
+    /// stops the search and returns its result, interrupted. `known_lower_bound=N` is the
+    /// CLI's `--known-lower-bound N`: a bound known by other means (a coset run's unset
+    /// positions), where the search starts; one found false is said by
+    /// `known_lower_bound_refuted`, and the answer is still optimal.
+    #[pyo3(signature = (position, timeout=None, known_lower_bound=None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        position: &str,
+        timeout: Option<f64>,
+        #[pyo3(from_py_with = args::known_lower_bound)] known_lower_bound: Option<u8>,
+    ) -> PyResult<PyOutcome> {
         let timeout = args::timeout(timeout)?;
+        let opts = SearchOptions {
+            known_lower_bound: known_lower_bound.unwrap_or(0),
+            ..self.options.clone()
+        };
         let cube = self::position(position)?;
-        let outcome = self.search(py, position, &cube, &self.options, self.limits(timeout))?;
-        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
+        let outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
+        let outcome = PyOutcome::checked(outcome, &cube)?.with_set(&self.set);
+        Ok(outcome.with_known_lower_bound(known_lower_bound))
     }
 
     /// Solves one position and collects its optimal solutions: all of them, or the first

@@ -123,6 +123,36 @@ def test_optimal_solve_equals_the_cli(solver, pdb):
     assert solver.solve(optcube.facelets(SCRAMBLE)).length == r.length
 
 
+def test_a_known_lower_bound_starts_there_and_a_false_one_is_caught_as_in_the_cli(solver, pdb):
+    plain = solver.solve(SCRAMBLE)
+    d, own = plain.length, plain.iterations[0]["bound"]
+    for known, refuted in [(d, False), (d + 3, True)]:
+        r = solver.solve(SCRAMBLE, known_lower_bound=known)
+        assert r.optimal and r.length == d and solves(SCRAMBLE, r.solution)
+        assert r.known_lower_bound_refuted is refuted
+        bounds = [i["bound"] for i in r.iterations]
+        if refuted:
+            # The ordering iteration three below the false bound solved it; the search began
+            # again from the table's bound.
+            assert bounds[0] == d and bounds[-1] == d
+        else:
+            # One ordering iteration three below (the table's bound if higher), then the
+            # bound itself: nothing between.
+            assert bounds == ([max(d - 3, own), d] if own < d else [d]), bounds
+        _, out, _ = cli("solve", SCRAMBLE, "--set", "corners", "--pdb-dir", str(pdb),
+                        "--threads", "2", "--no-upper-bound", "--no-successors", "--json",
+                        "--known-lower-bound", str(known))
+        line = json.loads(out)
+        mine = r.to_dict()
+        assert mine.keys() == line.keys()
+        assert mine["known_lower_bound"] == known
+        for key in ["length", "optimal", "lower_bound", "known_lower_bound"]:
+            assert mine[key] == line[key], key
+        assert line.get("known_lower_bound_refuted", False) is refuted
+    # Without it, the key is absent, as in the CLI.
+    assert "known_lower_bound" not in solver.solve(SCRAMBLE).to_dict()
+
+
 def test_solve_many(solver):
     positions = ["R U", "F2 D' L", "B"]
     results = solver.solve_many(iter(positions))
@@ -454,6 +484,10 @@ def test_integer_arguments_out_of_range_raise_value_error_naming_them(solver, pd
          r"threads must be between 1 and \d+, not -2"),
         (lambda: optcube.Solver(pdb_dir=pdb, set="corners", threads=10**40),
          rf"threads must be between 1 and \d+, not {10**40}"),
+        (lambda: solver.solve("R", known_lower_bound=-1),
+         "known_lower_bound must be between 0 and 255, not -1"),
+        (lambda: solver.solve("R", known_lower_bound=256),
+         "known_lower_bound must be between 0 and 255, not 256"),
         (lambda: solver.solve_all("R", limit=-1), "limit must be at least 1, not -1"),
         (lambda: solver.solve_all("R", limit=0), "limit must be at least 1, not 0"),
         (lambda: solver.run_study(-1, 5, out), "count must be at least 1, not -1"),
