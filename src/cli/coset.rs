@@ -275,12 +275,20 @@ fn settle_unset(
         let optimal = OptimalSolver::configured(&place.dir(), &config, mode)?;
         let base = config.search_options();
         let progress = Progress::new(mode, "settle", unset.len() as u64, "positions");
-        let settled = settle::settle(report, unset, |x, lower| {
-            let d = settle::distance_by_search(optimal.heuristic(), &base, x, lower, &INTERRUPTED)?;
-            progress.add(1, "");
-            Ok(d)
-        })?;
-        progress.finish(&format!("{} positions settled", unset.len()));
+        let mut solved = 0;
+        let settled = settle::settle(
+            report,
+            unset,
+            |x, lower| {
+                solved += 1;
+                settle::distance_by_search(optimal.heuristic(), &base, x, lower, &INTERRUPTED)
+            },
+            || progress.add(1, ""),
+        )?;
+        progress.finish(&format!(
+            "{} positions settled, {solved} solved (one a class of conjugates and inverses)",
+            unset.len()
+        ));
         Ok(settled)
     })
 }

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{BITS, Moves, PAGES, WORD_MASK, WORDS, e4_at, half};
+use super::index::{BITS, Moves, PAGES, Relabel, WORD_MASK, WORDS, e4_at, half};
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
 use crate::pdb::huge::HugeArray;
 
@@ -319,6 +319,30 @@ impl Bitmap {
                 }
             }
         }
+    }
+
+    /// Adds the image under `r` of every element in `self` but not in `before` (both
+    /// counted), for each page whose count the two differ in; the caller counts again. Used on
+    /// H itself, whose set within `d` moves is closed under each [`Relabel`]. A page's new
+    /// elements all go to one page of 80 KB, so the writes stay in the cache.
+    ///
+    /// A page may be read while another thread adds images to it: those are images of new
+    /// elements, so new elements too (of the same distance), and adding their images is sound.
+    pub fn add_images(&self, before: &Bitmap, t: &Moves, r: &Relabel) {
+        (0..PAGES)
+            .into_par_iter()
+            .filter(|&c| self.counts[c] != before.counts[c])
+            .for_each(|c| {
+                let (now, was) = (self.page(c), before.page(c));
+                let target = r.page[c] as usize;
+                for (e8, (w, b)) in now.iter().zip(was).enumerate() {
+                    let new = w.load(Relaxed) & !b.load(Relaxed);
+                    if new != 0 {
+                        let p = t.parity8[c] ^ t.parity8[e8];
+                        set_bit(self.word(target, r.word[e8] as usize), r.bits(p, new));
+                    }
+                }
+            });
     }
 
     /// Calls `f(c, e8, e4)` for every element in the set (`present`), or for every element not

@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 
 use crate::coord::{
     self, MoveTables, N_FLIP, N_MOVES, N_P2_MOVES, N_PERM8, N_SLICE, N_SLICE_PERM, N_TWIST,
-    P2_MOVES,
+    P2_MOVES, symmetry,
 };
 #[cfg(test)]
 use crate::cube::Move;
@@ -216,6 +216,84 @@ fn rearrangement(mv: &MoveTables, k: usize) -> Option<Box<Rearrangement>> {
     Some(t)
 }
 
+/// A map of H onto itself that acts on each of its three permutations alone: inversion
+/// (`g⁻¹` has the inverse corner, U/D-edge and slice permutations) and conjugation by each of
+/// the 16 symmetries that keep the UD axis (which keep U/D edges and slice edges apart). So the
+/// image's page depends on the page only, its word on the word only, and its bit on the bit
+/// (and the parity, which every such map keeps). H's set of elements within `d` moves is closed
+/// under all of them, since each takes a sequence to one as long ([`super::bitmap::Bitmap::add_images`]).
+pub struct Relabel {
+    /// The image's page by the page.
+    pub page: Vec<u16>,
+    /// The image's word by the word.
+    pub word: Vec<u16>,
+    /// A word's bits moved to the images' bits, by slice parity: `[parity][low | high six
+    /// bits][bits]`, as [`Moves::rearrange`].
+    bits: Rearrangement,
+}
+
+impl Relabel {
+    /// The map `f`, tabulated from the cubies (`f` must act part by part, as above).
+    fn new(f: impl Fn(&Cube) -> Cube) -> Relabel {
+        let t = Moves::get();
+        // An element with the given permutation in one part and the identity (or, for the
+        // slice, the first permutation of the right parity) in the others.
+        let e4_of = |p: u8| e4_at(p, 0);
+        let page = (0..PAGES)
+            .map(|c| index_of(&f(&element(c, 0, e4_of(t.parity8[c])))).0 as u16)
+            .collect();
+        let word = (0..WORDS)
+            .map(|e8| index_of(&f(&element(0, e8, e4_of(t.parity8[e8])))).1 as u16)
+            .collect();
+        let mut bits = [[[0u16; 64]; 2]; 2];
+        let half = half();
+        for (e4, &(p, bit)) in half.iter().enumerate() {
+            let e8 = (0..WORDS)
+                .find(|&e8| t.parity8[e8] == p)
+                .expect("both parities");
+            let (p2, to) = half[index_of(&f(&element(0, e8, e4))).2];
+            debug_assert_eq!(p2, p);
+            let (part, low) = ((bit / 6) as usize, bit % 6);
+            for w in 0..64usize {
+                if w >> low & 1 == 1 {
+                    bits[p as usize][part][w] |= 1 << to;
+                }
+            }
+        }
+        Relabel { page, word, bits }
+    }
+
+    /// The conjugations by the 15 symmetries that keep the UD axis other than the identity.
+    pub fn conjugations() -> &'static [Relabel] {
+        &Self::of_h()[..symmetry::N_SYM_UD - 1]
+    }
+
+    /// Inversion.
+    pub fn inverse() -> &'static Relabel {
+        &Self::of_h()[symmetry::N_SYM_UD - 1]
+    }
+
+    /// The conjugations, then inversion; built once per process (about a second).
+    fn of_h() -> &'static [Relabel] {
+        static MAPS: OnceLock<Vec<Relabel>> = OnceLock::new();
+        MAPS.get_or_init(|| {
+            let syms = symmetry::symmetries();
+            let mut maps: Vec<Relabel> = (1..symmetry::N_SYM_UD)
+                .map(|s| Relabel::new(|g| syms.conj_cube(g, s)))
+                .collect();
+            maps.push(Relabel::new(Cube::inverse));
+            maps
+        })
+    }
+
+    /// The bits of the images of the elements at bits `w` of a word of slice parity `p`.
+    #[inline(always)]
+    pub fn bits(&self, p: u8, w: u16) -> u16 {
+        let t = &self.bits[p as usize];
+        t[0][(w & 63) as usize] | t[1][(w >> 6 & 63) as usize]
+    }
+}
+
 /// The element of H with these three permutations.
 pub fn element(c: usize, e8: usize, e4: usize) -> Cube {
     let mut ep = coord::ud_edges_perm(e8);
@@ -298,5 +376,37 @@ mod tests {
             }
         }
         assert_eq!(ELEMENTS, 19_508_428_800);
+    }
+
+    /// Every [`Relabel`] of H finds page, word and bit of its image from those of `g`, against
+    /// the cubies: the 15 conjugations, then the inverse.
+    #[test]
+    fn relabels_follow_the_cubies() {
+        let (t, maps) = (Moves::get(), Relabel::of_h());
+        assert!(std::ptr::eq(&maps[15], Relabel::inverse()));
+        assert_eq!(Relabel::conjugations().len(), 15);
+        let syms = symmetry::symmetries();
+        assert_eq!(maps.len(), 16);
+        let mut rng = Rng::new(6);
+        for _ in 0..100 {
+            let g = random_h(&mut rng);
+            let (c, e8, e4) = index_of(&g);
+            for (i, r) in maps.iter().enumerate() {
+                let image = if i < 15 {
+                    syms.conj_cube(&g, i + 1)
+                } else {
+                    g.inverse()
+                };
+                let (c2, e82, e42) = index_of(&image);
+                assert_eq!(
+                    (r.page[c] as usize, r.word[e8] as usize),
+                    (c2, e82),
+                    "map {i}"
+                );
+                let (p, bit) = half()[e4];
+                assert_eq!(r.bits(p, 1 << bit), 1 << half()[e42].1, "map {i}");
+                assert_eq!(p, t.parity8[c2] ^ t.parity8[e82]);
+            }
+        }
     }
 }

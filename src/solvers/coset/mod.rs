@@ -14,6 +14,23 @@
 //!   (or empty) followed by moves of H, and `s` is a seed at its own length;
 //! - the elements first found at depth `d` are the coset's positions at distance exactly `d`.
 //!
+//! **H itself** (`p` the identity) needs far fewer seeds: its `B_d` is closed under
+//! inversion (a sequence to `g`, read backwards and inverted, goes to `g⁻¹` in as many moves)
+//! and under conjugation by the 16 symmetries that keep the UD axis (which map moves of H to
+//! moves of H). So the seeds need only begin with R; each seed comes with its 15 conjugates,
+//! and each depth's new elements get their inverses added ([`Bitmap::add_images`]):
+//! - if an optimal sequence to `g` begins with a move `m` of H, the one to `g⁻¹` ends with
+//!   `m⁻¹`, so the prepass finds `g⁻¹` and the inversion `g`;
+//! - else it begins with a quarter turn of R, L, F or B, and a symmetry `S` turns that into R.
+//!   The conjugate sequence to `S g S⁻¹` is as long, and its canonical form still begins with
+//!   R: only an L turn could go before R, and L is after R in the canonical order. So it is a
+//!   seed (or, if the canonical form ends with a move of H, the prepass finds it), and its
+//!   conjugate by `S⁻¹` is `g` (the prepass keeps a set closed under conjugation: it is the
+//!   set before, closed, times the moves of H, a set closed under conjugation too);
+//! - the inverses keep the set closed under conjugation, since inversion commutes with it.
+//!
+//! At depth 13 that leaves 24,543,224 of H's 2,370,051,712 seeds (`results/coset.md`).
+//!
 //! With `search_depth < max_depth` (the "prove a bound" mode), seeds stop at `search_depth`
 //! while prepasses go on: elements first found at a deeper `d` are then only known to be at
 //! most `d` moves (and more than `search_depth`) away. The run stops at `max_depth` or when
@@ -37,7 +54,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::coord::{self, N_FLIP, N_SLICE, N_SLICE_PERM, N_TWIST};
-use crate::cube::Cube;
+use crate::cube::{Cube, Face, Move};
 use crate::pdb::file::TableError;
 use crate::progress::{Progress, ProgressMode};
 use crate::solvers::twophase::TwoPhase;
@@ -89,7 +106,8 @@ pub struct DepthRow {
     pub found: u64,
     /// Elements found at this depth or before.
     pub total: u64,
-    /// Phase-1 solutions of exactly this length ending outside H's moves (seeds).
+    /// Phase-1 solutions of exactly this length ending outside H's moves (seeds); for H
+    /// itself only those beginning with R (module docs).
     pub seeds: u64,
     pub exact: bool,
     pub prepass_seconds: f64,
@@ -234,6 +252,9 @@ pub struct CosetSolver {
     /// Seeds a thread holds before it writes them ([`writes::SEED_WRITES`]); fewer only to
     /// check it.
     writes: usize,
+    /// H itself is closed under inversion and symmetry and walks fewer seeds (module docs);
+    /// off only to check it.
+    inverses: bool,
 }
 
 impl CosetSolver {
@@ -262,6 +283,7 @@ impl CosetSolver {
             cut: true,
             batch: seeds::BATCH,
             writes: writes::SEED_WRITES,
+            inverses: true,
         })
     }
 
@@ -288,6 +310,7 @@ impl CosetSolver {
         let start = Instant::now();
         let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, &self.masks, p);
+        let invert = self.inverses && *p == Cube::SOLVED;
         let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
@@ -310,7 +333,7 @@ impl CosetSolver {
             let t1 = Instant::now();
             let searched = depth <= opts.search_depth && depth >= root.distance();
             let seeds = if searched {
-                self.seed(&root, depth, &next, opts.progress, stop)
+                self.seed(&root, depth, &next, invert, opts.progress, stop)
             } else {
                 0
             };
@@ -318,6 +341,12 @@ impl CosetSolver {
                 // This depth is not whole: the last finished one is the answer.
                 (interrupted, cur) = (true, spare);
                 break;
+            }
+            if invert {
+                // `spare` is the set of the depth before (see above); the seeds came with their
+                // conjugates, and the prepass keeps a set closed under conjugation.
+                next.recount();
+                next.add_images(&spare, self.moves, index::Relabel::inverse());
             }
             let total = next.recount();
             peak = peak.max(next.bytes());
@@ -359,16 +388,26 @@ impl CosetSolver {
         (report, cur)
     }
 
-    /// Sets the bits of every seed of exactly `depth` moves; returns how many seeds there were.
-    /// Parts of the walk not yet begun when `stop` is set are skipped.
+    /// Sets the bits of every seed of exactly `depth` moves (with `invert`, only those that
+    /// begin with R: module docs); returns how many seeds there were. Parts of the
+    /// walk not yet begun when `stop` is set are skipped.
     fn seed(
         &self,
         root: &Phase1Node,
         depth: u8,
         map: &Bitmap,
+        invert: bool,
         mode: ProgressMode,
         stop: &AtomicBool,
     ) -> u64 {
+        let (first, images) = if invert {
+            (
+                1 << Move::new(Face::R, 1).index(),
+                index::Relabel::conjugations(),
+            )
+        } else {
+            (u32::MAX, &[][..])
+        };
         let walker = |writes| {
             Walker::new(
                 (self.moves, &self.masks),
@@ -376,6 +415,7 @@ impl CosetSolver {
                 (self.cut, self.batch),
                 writes,
             )
+            .first_moves(first, images)
         };
         if depth <= 2 * SPLIT_AFTER {
             let mut w = walker(SeedWrites::new(self.writes));

@@ -38,7 +38,7 @@
 //! ends ([`super::writes`]).
 
 use super::bitmap::Bitmap;
-use super::index::Moves;
+use super::index::{Moves, Relabel};
 use super::masks::DownMasks;
 use super::writes::SeedWrites;
 use crate::coord::{self, N_MOVES, N_SLICE_PERM, P2_MOVE_MASK};
@@ -129,6 +129,11 @@ pub struct Walker<'a> {
     cut: bool,
     /// A queue is expanded when it holds this many nodes ([`BATCH`]; fewer only to check it).
     batch: usize,
+    /// The moves allowed after each face ([`ALLOWED_AFTER`]), the root's (`NO_FACE`) limited
+    /// by [`Walker::first_moves`].
+    after: [u32; 7],
+    /// Maps whose images of each seed are seeds too ([`Walker::first_moves`]).
+    images: &'a [Relabel],
 }
 
 impl<'a> Walker<'a> {
@@ -149,7 +154,18 @@ impl<'a> Walker<'a> {
             split: u8::MAX,
             frontier: Vec::new(),
             pending: Vec::new(),
+            after: ALLOWED_AFTER,
+            images: &[],
         }
+    }
+
+    /// Walks only the sequences whose first move is in `moves` (a bit per move), and sets the
+    /// images of each seed under `images` too: H itself walks only sequences that begin with
+    /// R and sets each seed's conjugates ([`super`]'s module docs).
+    pub fn first_moves(mut self, moves: u32, images: &'a [Relabel]) -> Walker<'a> {
+        self.after[NO_FACE as usize] &= moves;
+        self.images = images;
+        self
     }
 
     /// Collects the nodes that have `split` moves to go in a walk of `togo` moves from `n`.
@@ -174,7 +190,7 @@ impl<'a> Walker<'a> {
         }
         let mv = self.t.mv;
         let rest = togo - 1;
-        let allowed = ALLOWED_AFTER[n.last_face as usize];
+        let allowed = self.after[n.last_face as usize];
         if rest == 0 {
             self.last_move(&n);
             return;
@@ -250,9 +266,8 @@ impl<'a> Walker<'a> {
     /// it is in H, which its coordinates say without the table ([`Moves::into_h`]).
     #[inline(always)]
     fn last_move(&mut self, n: &Phase1Node) {
-        let mut bits = ALLOWED_AFTER[n.last_face as usize]
-            & LAST_MOVES
-            & self.t.into_h(n.flip, n.twist, n.comb);
+        let mut bits =
+            self.after[n.last_face as usize] & LAST_MOVES & self.t.into_h(n.flip, n.twist, n.comb);
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -299,7 +314,7 @@ impl<'a> Walker<'a> {
         let rest = togo - 1;
         for n in &batch {
             let (down, _) = self.masks.moves(n.index, n.sym);
-            let mut moves = down & ALLOWED_AFTER[n.last_face as usize];
+            let mut moves = down & self.after[n.last_face as usize];
             while moves != 0 {
                 let m = moves.trailing_zeros() as usize;
                 moves &= moves - 1;
@@ -358,6 +373,13 @@ impl<'a> Walker<'a> {
         let (c, e8, bit) = n.element(self.t);
         self.seeds += 1;
         self.writes.push(self.map, c, e8, bit);
+        if !self.images.is_empty() {
+            let p = self.t.parity8[c] ^ self.t.parity8[e8];
+            for r in self.images {
+                let (c, e8) = (r.page[c] as usize, r.word[e8] as usize);
+                self.writes.push(self.map, c, e8, r.bits(p, bit));
+            }
+        }
     }
 
     /// Walks the queued nodes; returns the seeds' bits still held, which the caller writes

@@ -11,9 +11,11 @@
 //! prepass depth after them. A second prepass depth cannot be made exact: an element first
 //! found there may be one move nearer, by a sequence the bounded run never searched.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::{CosetReport, DepthRow, ELEMENTS};
+use crate::coord::positions::{Conjugator, Reduction};
 use crate::cube::{Cube, Metric};
 use crate::search::{Heuristic, SearchOptions};
 
@@ -90,21 +92,36 @@ pub fn settled(report: &CosetReport, unset_counts: &[u64]) -> Result<CosetReport
 
 /// Settles `unset`, the positions a run left (from `CosetSolver::for_each_missing`):
 /// `distance(x, lower)` gives the distance of `x`, which is known to be at least `lower`
-/// (the optimal solver, told that bound). Returns the report with every depth exact.
+/// (the optimal solver, told that bound); `tick` is called after each position. Returns the
+/// report with every depth exact.
+///
+/// Conjugates and inverses are equally far from solved, so `distance` is asked once per class
+/// of the 48 symmetries and inversion: H's unset elements come in whole classes of up to 32
+/// (its set is closed under 16 of the symmetries and inversion, `super`'s module docs), a
+/// random coset's hardly ever share one. The classes are the ones `stats distances` keeps
+/// ([`Conjugator::canonical`]).
 pub fn settle(
     report: &CosetReport,
     unset: &[Cube],
     mut distance: impl FnMut(&Cube, u8) -> Result<u8, String>,
+    mut tick: impl FnMut(),
 ) -> Result<CosetReport, String> {
     check_settleable(report)?;
     let lower = first_unset_depth(report);
     let mut counts: Vec<u64> = Vec::new();
+    let conj = Conjugator::new();
+    let mut known: HashMap<Cube, u8> = HashMap::new();
     for x in unset {
-        let d = distance(x, lower)? as usize;
+        let class = conj.canonical(x, Reduction::SymmetryAndInverse).cube;
+        let d = match known.get(&class) {
+            Some(&d) => d,
+            None => *known.entry(class).or_insert(distance(x, lower)?),
+        } as usize;
         if counts.len() <= d {
             counts.resize(d + 1, 0);
         }
         counts[d] += 1;
+        tick();
     }
     settled(report, &counts)
 }

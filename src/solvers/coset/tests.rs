@@ -34,6 +34,20 @@ fn in_h(c: &Cube) -> bool {
         && coord::slice_sorted(&c.ep()) < N_SLICE_PERM as u16
 }
 
+/// The shared solver's tables with other switches: the short-loop cut, H's inverses and
+/// conjugates, and (batch, writes) sizes.
+fn variant(cut: bool, inverses: bool, (batch, writes): (usize, usize)) -> CosetSolver {
+    CosetSolver {
+        cut,
+        inverses,
+        batch,
+        writes,
+        tp: solver().tp.clone(),
+        masks: solver().masks.clone(),
+        moves: solver().moves,
+    }
+}
+
 fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
     CosetOptions {
         max_depth,
@@ -52,14 +66,7 @@ fn distances_match_a_search_over_cubies() {
     // two nodes (so that nearly every expansion is one of a full queue, in the middle of the
     // walk, not the final one at the end of a part); and the seeds' writes, as built and
     // written every three seeds (so that most are written by a full buffer mid-walk).
-    let small = CosetSolver {
-        batch: 2,
-        writes: 3,
-        cut: true,
-        tp: solver().tp.clone(),
-        masks: solver().masks.clone(),
-        moves: solver().moves,
-    };
+    let small = variant(true, true, (2, 3));
     for (s, scramble) in [solver(), &small]
         .into_iter()
         .flat_map(|s| ["", "R F U'", "L' B2 D F"].map(|x| (s, x)))
@@ -154,14 +161,8 @@ fn coset_numbers_round_trip() {
 /// depth 8, on H and on two other cosets.
 #[test]
 fn the_short_loop_cut_loses_no_element() {
-    let uncut = CosetSolver {
-        cut: false,
-        batch: seeds::BATCH,
-        writes: super::writes::SEED_WRITES,
-        tp: solver().tp.clone(),
-        masks: solver().masks.clone(),
-        moves: solver().moves,
-    };
+    // Without H's inverses and conjugates too: every sequence walked.
+    let uncut = variant(false, false, (seeds::BATCH, super::writes::SEED_WRITES));
     for scramble in ["", "R F U'", "B' L2 U F' R"] {
         let p = Cube::from_moves(&parse_moves(scramble).unwrap());
         let (with, _) = solver().run(&p, &options(8, 8));
@@ -173,6 +174,39 @@ fn the_short_loop_cut_loses_no_element() {
             "the cut cuts nothing on {scramble:?}"
         );
     }
+}
+
+/// H's run with its symmetries (seeds that begin with R, each with its conjugates; each
+/// depth closed under inversion) finds the same elements at every depth as the run that walks
+/// every seed, with fewer seeds; both agree with the search over cubies in
+/// `distances_match_a_search_over_cubies`.
+#[test]
+fn the_symmetries_of_h_lose_no_element() {
+    let whole = variant(true, false, (seeds::BATCH, super::writes::SEED_WRITES));
+    let elements = |map: &Bitmap| {
+        let mut v = Vec::new();
+        map.for_each(solver().moves, true, |c, e8, e4| v.push((c, e8, e4)));
+        v
+    };
+    for depth in [7, 8] {
+        let (with, with_map) = solver().run(&Cube::SOLVED, &options(depth, depth));
+        let (without, without_map) = whole.run(&Cube::SOLVED, &options(depth, depth));
+        assert_eq!(with.exact_counts(), without.exact_counts());
+        assert_eq!(elements(&with_map), elements(&without_map));
+        let seeds = |r: &CosetReport| r.rows.last().unwrap().seeds;
+        assert!(seeds(&with) * 2 < seeds(&without), "{} seeds", seeds(&with));
+    }
+    // Another coset is walked whole whatever the switch says.
+    let p = Cube::from_moves(&parse_moves("R F U'").unwrap());
+    let (a, _) = solver().run(&p, &options(7, 7));
+    let (b, _) = whole.run(&p, &options(7, 7));
+    let rows = |r: &CosetReport| {
+        r.rows
+            .iter()
+            .map(|r| (r.found, r.seeds))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&a), rows(&b));
 }
 
 /// A node's masks (the entry position's, mapped through the node's symmetry) are exactly the
@@ -377,8 +411,9 @@ fn report_of(rows: &[(u64, u64, bool)]) -> CosetReport {
     CosetReport { rows, ..report }
 }
 
-/// `settle` asks for each unset position's distance with the first depth it can be at, and
-/// counts the answers; an answer within the exact depths is refused.
+/// `settle` asks for each unset position's distance with the first depth it can be at, once
+/// for conjugates (R and F), and counts the answers; an answer within the exact depths is
+/// refused.
 #[test]
 fn settle_asks_each_unset_position_from_the_first_depth_past_the_exact_ones() {
     let report = report_of(&[(1, 1, true), (ELEMENTS - 4, ELEMENTS - 3, false)]);
@@ -386,16 +421,21 @@ fn settle_asks_each_unset_position_from_the_first_depth_past_the_exact_ones() {
         .iter()
         .map(|m| Cube::from_moves(&parse_moves(m).unwrap()))
         .collect();
-    let mut lowers = Vec::new();
-    let settled = settle::settle(&report, &unset, |x, lower| {
-        lowers.push(lower);
-        Ok(if *x == unset[2] { 2 } else { 1 })
-    })
+    let (mut lowers, mut ticks) = (Vec::new(), 0);
+    let settled = settle::settle(
+        &report,
+        &unset,
+        |x, lower| {
+            lowers.push(lower);
+            Ok(if *x == unset[2] { 2 } else { 1 })
+        },
+        || ticks += 1,
+    )
     .unwrap();
-    assert_eq!(lowers, vec![1, 1, 1]);
+    assert_eq!((lowers, ticks), (vec![1, 1], 3));
     let found: Vec<u64> = settled.rows.iter().map(|r| r.found).collect();
     assert_eq!(found, vec![1, ELEMENTS - 2, 1]);
-    assert!(settle::settle(&report, &unset, |_, _| Ok(0)).is_err());
+    assert!(settle::settle(&report, &unset, |_, _| Ok(0), || {}).is_err());
 }
 
 /// Positions past the exact depths settled by the optimal search started there: each gets its
@@ -409,10 +449,15 @@ fn unset_positions_are_settled_at_their_breadth_first_distances() {
     let h = crate::testing::korf6();
     let base = crate::search::SearchOptions::default();
     let stop = AtomicBool::new(false);
-    let settled = settle::settle(&report, &unset, |x, lower| {
-        assert_eq!(lower, 3);
-        settle::distance_by_search(h, &base, x, lower, &stop)
-    })
+    let settled = settle::settle(
+        &report,
+        &unset,
+        |x, lower| {
+            assert_eq!(lower, 3);
+            settle::distance_by_search(h, &base, x, lower, &stop)
+        },
+        || {},
+    )
     .unwrap();
     let found: Vec<u64> = settled.rows.iter().map(|r| r.found).collect();
     assert_eq!(found, vec![1, 1, 1, n - 2, 2, 2]);
