@@ -188,8 +188,7 @@ impl Moves {
         let t = self.rearrange[k]
             .as_ref()
             .expect("a move that permutes the slice");
-        let t = &t[p as usize];
-        t[0][(w & 63) as usize] | t[1][(w >> 6 & 63) as usize]
+        map_word(&t[p as usize], w)
     }
 }
 
@@ -205,15 +204,26 @@ fn rearrangement(mv: &MoveTables, k: usize) -> Option<Box<Rearrangement>> {
     for target in 0..N_SLICE_PERM {
         let (p, bit) = half[target];
         let (_, from) = half[moved(target)];
-        // Source bit `from` sets target bit `bit`, in whichever 6-bit half `from` lies.
-        let (part, low) = ((from / 6) as usize, from % 6);
-        for w in 0..64usize {
-            if w >> low & 1 == 1 {
-                t[p as usize][part][w] |= 1 << bit;
-            }
-        }
+        map_bit(&mut t[p as usize], from, bit);
     }
     Some(t)
+}
+
+/// Makes source bit `from` set target bit `to` in one parity's pair of 6-bit tables, in
+/// whichever half `from` lies.
+fn map_bit(t: &mut [[u16; 64]; 2], from: u8, to: u8) {
+    let (part, low) = ((from / 6) as usize, from % 6);
+    for w in 0..64usize {
+        if w >> low & 1 == 1 {
+            t[part][w] |= 1 << to;
+        }
+    }
+}
+
+/// A word's bits through one parity's pair of 6-bit tables (see [`map_bit`]).
+#[inline(always)]
+fn map_word(t: &[[u16; 64]; 2], w: u16) -> u16 {
+    t[0][(w & 63) as usize] | t[1][(w >> 6 & 63) as usize]
 }
 
 /// A map of H onto itself that acts on each of its three permutations alone: inversion
@@ -253,12 +263,7 @@ impl Relabel {
                 .expect("both parities");
             let (p2, to) = half[index_of(&f(&element(0, e8, e4))).2];
             debug_assert_eq!(p2, p);
-            let (part, low) = ((bit / 6) as usize, bit % 6);
-            for w in 0..64usize {
-                if w >> low & 1 == 1 {
-                    bits[p as usize][part][w] |= 1 << to;
-                }
-            }
+            map_bit(&mut bits[p as usize], bit, to);
         }
         Relabel { page, word, bits }
     }
@@ -289,8 +294,7 @@ impl Relabel {
     /// The bits of the images of the elements at bits `w` of a word of slice parity `p`.
     #[inline(always)]
     pub fn bits(&self, p: u8, w: u16) -> u16 {
-        let t = &self.bits[p as usize];
-        t[0][(w & 63) as usize] | t[1][(w >> 6 & 63) as usize]
+        map_word(&self.bits[p as usize], w)
     }
 }
 

@@ -254,7 +254,7 @@ pub struct CosetSolver {
     writes: usize,
     /// H itself is closed under inversion and symmetry and walks fewer seeds (module docs);
     /// off only to check it.
-    inverses: bool,
+    symmetries: bool,
 }
 
 impl CosetSolver {
@@ -283,7 +283,7 @@ impl CosetSolver {
             cut: true,
             batch: seeds::BATCH,
             writes: writes::SEED_WRITES,
-            inverses: true,
+            symmetries: true,
         })
     }
 
@@ -310,7 +310,7 @@ impl CosetSolver {
         let start = Instant::now();
         let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, &self.masks, p);
-        let invert = self.inverses && *p == Cube::SOLVED;
+        let invert = self.symmetries && *p == Cube::SOLVED;
         let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;

@@ -36,10 +36,10 @@ fn in_h(c: &Cube) -> bool {
 
 /// The shared solver's tables with other switches: the short-loop cut, H's inverses and
 /// conjugates, and (batch, writes) sizes.
-fn variant(cut: bool, inverses: bool, (batch, writes): (usize, usize)) -> CosetSolver {
+fn variant(cut: bool, symmetries: bool, (batch, writes): (usize, usize)) -> CosetSolver {
     CosetSolver {
         cut,
-        inverses,
+        symmetries,
         batch,
         writes,
         tp: solver().tp.clone(),
