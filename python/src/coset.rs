@@ -61,6 +61,7 @@ pub fn coset<'py>(
         search_depth,
         progress: ProgressMode::Hidden,
         samples: Vec::new(),
+        settle_below: 0,
     };
     // Ctrl-C stops the run at the next part of its walk or the next depth, and is raised.
     let pool = optcube::sys::thread_pool(threads)

@@ -7,8 +7,8 @@ use optcube::cube::{Cube, parse_position};
 use optcube::progress::Progress;
 use optcube::progress::ProgressMode;
 use optcube::solvers::coset::{
-    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, representative,
-    settle,
+    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, SETTLE_BELOW,
+    representative, settle,
 };
 use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::cosets::{CosetStudy, CosetStudyRun};
@@ -28,9 +28,11 @@ pub struct CosetArgs {
     /// The coset by number, 0..2217093120: (slice · 2048 + flip) · 2187 + twist.
     #[arg(long, value_name = "N", conflicts_with = "position")]
     index: Option<u64>,
-    /// Stop after this depth, even with positions left unset.
-    #[arg(long, value_name = "D", default_value_t = 30)]
-    pub(super) max_depth: u8,
+    /// Stop after this depth, even with positions left unset [default: 30]. Without it and
+    /// without --search-depth the run gives every distance: it walks until a prepass leaves at
+    /// most ten thousand positions and settles those (as --settle does).
+    #[arg(long, value_name = "D")]
+    pub(super) max_depth: Option<u8>,
     /// Last depth of the phase-1 search [default: --max-depth]. Deeper, only prepasses run:
     /// positions first found at a depth beyond it are only known to be at most that far.
     /// `--search-depth 16 --max-depth 20` proves the coset within 20 moves.
@@ -79,15 +81,21 @@ pub struct CosetArgs {
     pub(super) tables: TableArgs,
 }
 
+/// The last depth of a run when --max-depth is not given.
+const MAX_DEPTH: u8 = 30;
+
 pub fn run(args: CosetArgs) -> Result<i32, Failure> {
-    let search_depth = args.search_depth.unwrap_or(args.max_depth);
-    if search_depth > args.max_depth {
+    // Neither depth given: every distance, the walk handing its last few positions over to
+    // the optimal solver (`CosetOptions::settle_below`).
+    let every_distance = args.max_depth.is_none() && args.search_depth.is_none();
+    let max_depth = args.max_depth.unwrap_or(MAX_DEPTH);
+    let search_depth = args.search_depth.unwrap_or(max_depth);
+    if search_depth > max_depth {
         return Err(Failure(format!(
-            "--search-depth {search_depth} is beyond --max-depth {}",
-            args.max_depth
+            "--search-depth {search_depth} is beyond --max-depth {max_depth}"
         )));
     }
-    if args.settle && args.max_depth > search_depth.saturating_add(1) {
+    if args.settle && max_depth > search_depth.saturating_add(1) {
         return Err(Failure(format!(
             "--settle needs --max-depth at most --search-depth + 1 ({}): an element first \
              found by a later prepass may be nearer than that depth, and settling the unset \
@@ -102,7 +110,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     }
     // Beyond the first few depths the bitmaps fill: refuse before hours of work end in the
     // out-of-memory killer.
-    if args.max_depth > 8
+    if max_depth > 8
         && let Some(free) = optcube::sys::available_memory()
         && free < FULL_RUN_BYTES
     {
@@ -117,7 +125,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         let study = CosetStudy {
             seed: args.seed,
             search_depth,
-            max_depth: args.max_depth,
+            max_depth,
             samples: args.sample.unwrap_or(0),
         };
         let out = (args.out.clone()).unwrap_or_else(|| study.default_out(args.shard));
@@ -139,8 +147,9 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         (None, None) => Cube::SOLVED,
     };
     let opts = CosetOptions {
-        max_depth: args.max_depth,
+        max_depth,
         search_depth,
+        settle_below: if every_distance { SETTLE_BELOW } else { 0 },
         progress: ProgressMode::auto(),
         samples: args.sample.map_or(Vec::new(), |n| {
             optcube::solvers::coset::sample_elements(n, args.seed)
@@ -167,8 +176,9 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_INTERRUPTED);
     }
     let unset = ELEMENTS - report.found();
+    let settle = args.settle || every_distance;
     let mut missing = Vec::new();
-    if args.unset.is_some() || args.settle {
+    if args.unset.is_some() || settle {
         if unset > UNSET_LIMIT {
             return Err(Failure(format!(
                 "{unset} positions are unset, more than --unset and --settle take \
@@ -197,7 +207,8 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         optcube::sys::files::write_atomic(path, text.as_bytes())
             .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
     }
-    let report = if args.settle {
+    let settle_start = std::time::Instant::now();
+    let report = if settle {
         match settle_unset(&args, &report, &missing) {
             Ok(r) => r,
             Err(_) if INTERRUPTED.load(Relaxed) => {
@@ -212,6 +223,9 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     if args.json {
         let mut v = report.to_json();
         v["threads"] = serde_json::json!(threads);
+        if settle {
+            v["settle_seconds"] = serde_json::json!(settle_start.elapsed().as_secs_f64());
+        }
         println!("{v}");
         return Ok(0);
     }
@@ -221,13 +235,16 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         p.to_facelets()
     );
     print_rows(&report);
-    let status = if report.complete() {
+    let status = if report.complete() && report.settled > 0 {
+        format!(
+            "every position found, {} of them settled by the optimal solver in {:.1} s",
+            report.settled,
+            settle_start.elapsed().as_secs_f64()
+        )
+    } else if report.complete() {
         "every position found".to_string()
     } else {
-        format!(
-            "{unset} positions not found within {} moves",
-            args.max_depth
-        )
+        format!("{unset} positions not found within {max_depth} moves")
     };
     println!(
         "{status}; {:.1} s on {threads} threads, bitmaps {:.2} GB at most{}",

@@ -36,6 +36,12 @@
 //! most `d` moves (and more than `search_depth`) away. The run stops at `max_depth` or when
 //! every element is found.
 //!
+//! **Handing over** (`settle_below`, the CLI's default run): once a prepass right after the
+//! exact depths leaves only a few elements, walking that depth would cost far more than
+//! solving them one by one, so the run ends there, that depth bounded, and the caller settles
+//! the rest ([`settle`]). H's prepass at 17 leaves 36 of its elements (all at 18), a random
+//! coset's at 19 none or a few: the run then walks through 16 or 18, not through 17 or 19.
+//!
 //! Coset numbers: `(slice · 2048 + flip) · 2187 + twist`, from Kociemba's coordinates
 //! (`coord`), 0..2,217,093,120; 0 is H itself.
 
@@ -84,7 +90,16 @@ pub struct CosetOptions {
     /// Elements of H (page, word, slice permutation) whose depth the report gives, for
     /// checking by another solver ([`sample_elements`]).
     pub samples: Vec<(usize, usize, usize)>,
+    /// Hand over to the optimal solver (0: never): once a prepass past the exact depths leaves
+    /// at most this many elements unset, that prepass's depth is the run's last, marked
+    /// bounded, and the caller settles what is left (`settle`). One more depth of walk costs
+    /// far more than a few thousand solves: on H, some 4 hours at 17 against 70 s for the 36
+    /// its prepass at 17 leaves.
+    pub settle_below: u64,
 }
+
+/// The default [`CosetOptions::settle_below`] of a run asked for every distance.
+pub const SETTLE_BELOW: u64 = 10_000;
 
 /// Is a depth's count exact? Every depth the phase-1 search reached is. A depth past it is
 /// exact when the depth before it is and it leaves nothing unset: its new elements are within
@@ -331,7 +346,24 @@ impl CosetSolver {
             // The set of the depth before is the next prepass's spare pages.
             spare = cur;
             let t1 = Instant::now();
-            let searched = depth <= opts.search_depth && depth >= root.distance();
+            let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
+            // A prepass at most elevenfolds a set (itself and ten moves), and H's inverses at
+            // most double it, so the bitmap is counted only when few enough could be left.
+            let hand_over = opts.settle_below > 0
+                && !rows.is_empty()
+                && before_exact
+                && depth > root.distance()
+                && ELEMENTS.saturating_sub(before.saturating_mul(22)) <= opts.settle_below
+                && {
+                    if invert {
+                        // What a prepass-only depth would hold: its inverses too (added
+                        // again after the seeds if it is walked after all).
+                        next.recount();
+                        next.add_images(&spare, self.moves, index::Relabel::inverse());
+                    }
+                    ELEMENTS - next.recount() <= opts.settle_below
+                };
+            let searched = !hand_over && depth <= opts.search_depth && depth >= root.distance();
             let seeds = if searched {
                 self.seed(&root, depth, &next, invert, opts.progress, stop)
             } else {
@@ -342,7 +374,7 @@ impl CosetSolver {
                 (interrupted, cur) = (true, spare);
                 break;
             }
-            if invert {
+            if invert && !hand_over {
                 // `spare` is the set of the depth before (see above); the seeds came with their
                 // conjugates, and the prepass keeps a set closed under conjugation.
                 next.recount();
@@ -355,18 +387,22 @@ impl CosetSolver {
                     *d = Some(depth);
                 }
             }
-            let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
+            let last_searched = if hand_over {
+                depth - 1
+            } else {
+                opts.search_depth
+            };
             rows.push(DepthRow {
                 depth,
                 found: total - before,
                 total,
                 seeds,
-                exact: row_is_exact(depth, opts.search_depth, before_exact, total),
+                exact: row_is_exact(depth, last_searched, before_exact, total),
                 prepass_seconds: (t1 - t0).as_secs_f64(),
                 search_seconds: t1.elapsed().as_secs_f64(),
             });
             cur = next;
-            if total == ELEMENTS {
+            if total == ELEMENTS || hand_over {
                 break;
             }
         }

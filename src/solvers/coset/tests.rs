@@ -54,6 +54,7 @@ fn options(max_depth: u8, search_depth: u8) -> CosetOptions {
         search_depth,
         progress: ProgressMode::Hidden,
         samples: Vec::new(),
+        settle_below: 0,
     }
 }
 
@@ -391,6 +392,38 @@ fn settling_the_unset_elements_gives_the_exact_run() {
     let (two, _) = s.run(&p, &options(7, 5));
     assert!(settle::check_settleable(&two).is_err());
     assert!(settle::settled(&two, &[0, 0, 0, 0, 0, 0, 0, 0, ELEMENTS - two.found()]).is_err());
+}
+
+/// Handing over: the run stops at the first prepass that leaves at most `settle_below`
+/// elements, marks that depth bounded, and matches the run that stops its search just before.
+/// One element fewer allowed, it walks that depth too and hands over at the next.
+#[test]
+fn a_run_hands_over_at_the_first_prepass_that_leaves_few_enough() {
+    let s = solver();
+    let rows = |r: &CosetReport| -> Vec<(u64, u64, u64, bool)> {
+        (r.rows.iter())
+            .map(|r| (r.found, r.total, r.seeds, r.exact))
+            .collect()
+    };
+    for scramble in ["F R' U", ""] {
+        let p = Cube::from_moves(&parse_moves(scramble).unwrap());
+        let (at6, _) = s.run(&p, &options(6, 5));
+        let (at7, _) = s.run(&p, &options(7, 6));
+        let left = ELEMENTS - at6.found();
+        let hand_over = |below| {
+            let opts = CosetOptions {
+                settle_below: below,
+                ..options(30, 30)
+            };
+            s.run(&p, &opts).0
+        };
+        let r = hand_over(left);
+        assert_eq!(rows(&r), rows(&at6), "{scramble:?}");
+        assert!(!r.rows[6].exact && settle::check_settleable(&r).is_ok());
+        let r = hand_over(left - 1);
+        assert_eq!(rows(&r), rows(&at7), "{scramble:?}");
+        assert!(r.rows[6].exact && !r.rows[7].exact);
+    }
 }
 
 /// A report with these rows, `(found, total, exact)` by depth from 0 (the rest from a run of H

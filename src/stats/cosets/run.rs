@@ -81,6 +81,7 @@ impl OpenedStudy<CosetStudyRun, CosetRecord, u64> {
                 search_depth: study.search_depth,
                 progress: s.progress,
                 samples: sample_elements(study.samples, study.sample_seed(index)),
+                settle_below: 0,
             };
             let (report, map) = s.coset.run_until(&p, &opts, stop);
             drop(map);
