@@ -291,7 +291,9 @@ def coset(
     """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
     coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
     complete, unset, seconds, peak_bitmap_bytes, interrupted, settled, timeline, threads;
-    settled is 0: Python does not settle unset positions, the CLI's --settle does). Ctrl-C
+    settled is 0: Python does not settle unset positions, the CLI's --settle and its default
+    run do; here the default max_depth=30 walks every depth, on H hours past depth 16, so for
+    every distance run the CLI's `optcube coset` with no depth given). Ctrl-C
     stops the run at the next part of its phase-1 walk or the next depth and raises
     KeyboardInterrupt."""
 
