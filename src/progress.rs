@@ -3,6 +3,10 @@
 //! On a terminal it draws an indicatif bar on stderr; when stderr is not a terminal it prints a
 //! plain line at most every few seconds; [`ProgressMode::Hidden`] prints nothing (library use,
 //! tests). Every reporter ends with one summary line (except when hidden).
+//!
+//! A reporter whose units cost very different amounts (the parts of a coset walk) can be
+//! given each unit's expected cost ([`Progress::weighted`]): its percentage and ETA then
+//! follow the cost done, not the units counted.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -42,6 +46,8 @@ pub struct Progress {
     last_line: Mutex<Instant>,
     /// The units [`Progress::add`] has counted (work that finishes in pieces on many threads).
     done: AtomicU64,
+    /// For a weighted reporter: the expected cost of all units, and of those done.
+    weight: Option<(u64, AtomicU64)>,
 }
 
 const LINE_INTERVAL: Duration = Duration::from_secs(5);
@@ -49,14 +55,49 @@ const LINE_INTERVAL: Duration = Duration::from_secs(5);
 impl Progress {
     /// Starts reporting `label`, with `total` units of work (`units` names them, e.g. "entries").
     pub fn new(mode: ProgressMode, label: &str, total: u64, units: &str) -> Progress {
+        let template = format!(
+            "{{prefix:>9}} [{{elapsed_precise}}] {{bar:30}} {{human_pos}}/{{human_len}} {units} ({{per_sec}}, ETA {{eta}}) {{msg}}"
+        );
+        Self::with_bar(mode, label, total, total, &template, None)
+    }
+
+    /// A reporter of `total` units whose expected costs sum to `total_weight` (any unit of
+    /// cost); [`Progress::add_weighted`] counts the units done with their costs. The bar and
+    /// the lines show the units counted, and the share of the cost done with the ETA it gives.
+    pub fn weighted(
+        mode: ProgressMode,
+        label: &str,
+        total: u64,
+        units: &str,
+        total_weight: u64,
+    ) -> Progress {
+        let total_weight = total_weight.max(1);
+        // The bar's position is the cost done, so that indicatif's ETA follows it; the units
+        // counted go to the message.
+        let template = format!(
+            "{{prefix:>9}} [{{elapsed_precise}}] {{bar:30}} {{percent}}% of the expected work (ETA {{eta}}) {{msg}} {units}"
+        );
+        Self::with_bar(
+            mode,
+            label,
+            total,
+            total_weight,
+            &template,
+            Some((total_weight, AtomicU64::new(0))),
+        )
+    }
+
+    fn with_bar(
+        mode: ProgressMode,
+        label: &str,
+        total: u64,
+        bar_len: u64,
+        template: &str,
+        weight: Option<(u64, AtomicU64)>,
+    ) -> Progress {
         let bar = (mode == ProgressMode::Bar).then(|| {
-            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            b.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{{prefix:>9}} [{{elapsed_precise}}] {{bar:30}} {{human_pos}}/{{human_len}} {units} ({{per_sec}}, ETA {{eta}}) {{msg}}"
-                ))
-                .expect("valid template"),
-            );
+            let b = ProgressBar::with_draw_target(Some(bar_len), ProgressDrawTarget::stderr());
+            b.set_style(ProgressStyle::with_template(template).expect("valid template"));
             b.set_prefix(label.to_string());
             b.enable_steady_tick(Duration::from_millis(200));
             b
@@ -69,16 +110,27 @@ impl Progress {
             bar,
             last_line: Mutex::new(Instant::now()),
             done: AtomicU64::new(0),
+            weight,
         }
     }
 
     /// Reports that `done` units are finished, with a short status message.
     pub fn update(&self, done: u64, msg: &str) {
+        self.report(done, (done, self.total), msg);
+    }
+
+    /// Reports `done` units finished, `(cost done, total cost)` of the work (the units
+    /// themselves when unweighted).
+    fn report(&self, done: u64, (done_w, total_w): (u64, u64), msg: &str) {
         match self.mode {
             ProgressMode::Bar => {
                 if let Some(b) = &self.bar {
-                    b.set_position(done);
-                    b.set_message(msg.to_string());
+                    b.set_position(done_w);
+                    if self.weight.is_some() {
+                        b.set_message(format!("{done}/{}", self.total));
+                    } else {
+                        b.set_message(msg.to_string());
+                    }
                 }
             }
             ProgressMode::Lines => {
@@ -86,21 +138,18 @@ impl Progress {
                 if last.elapsed() >= LINE_INTERVAL {
                     *last = Instant::now();
                     let secs = self.start.elapsed().as_secs_f64();
-                    // The rate so far gives the time left (none before any progress).
-                    let eta = if done > 0 && done < self.total {
-                        let left = secs * (self.total - done) as f64 / done as f64;
-                        format!(", ETA {left:.0} s")
-                    } else {
-                        String::new()
+                    let eta = match time_left(secs, done_w, total_w) {
+                        Some(left) => format!(", ETA {left:.0} s"),
+                        None => String::new(),
+                    };
+                    let share = 100.0 * done_w as f64 / total_w.max(1) as f64;
+                    let of = match self.weight {
+                        Some(_) => " of the expected work",
+                        None => "",
                     };
                     eprintln!(
-                        "{}: {}/{} ({:.1}%) {} [{:.1} s{eta}]",
-                        self.label,
-                        done,
-                        self.total,
-                        100.0 * done as f64 / self.total.max(1) as f64,
-                        msg,
-                        secs
+                        "{}: {}/{} ({share:.1}%{of}) {} [{:.1} s{eta}]",
+                        self.label, done, self.total, msg, secs
                     );
                 }
             }
@@ -113,6 +162,19 @@ impl Progress {
     pub fn add(&self, n: u64, msg: &str) {
         let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
         self.update(done, msg);
+    }
+
+    /// [`Progress::add`] for a weighted reporter: `n` more units done, of expected cost
+    /// `weight` in all. (On an unweighted one, the cost is ignored.)
+    pub fn add_weighted(&self, n: u64, weight: u64, msg: &str) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        match &self.weight {
+            Some((total_w, done_w)) => {
+                let w = done_w.fetch_add(weight, Ordering::Relaxed) + weight;
+                self.report(done, (w.min(*total_w), *total_w), msg);
+            }
+            None => self.update(done, msg),
+        }
     }
 
     /// Prints a line that is not a progress update (keeps the bar intact).
@@ -137,5 +199,29 @@ impl Progress {
         if self.mode != ProgressMode::Hidden {
             eprintln!("{}: {}", self.label, summary);
         }
+    }
+}
+
+/// Seconds left when `done` of `total` (units or cost) took `secs`: the rate so far (none
+/// before any progress, or once all is done).
+fn time_left(secs: f64, done: u64, total: u64) -> Option<f64> {
+    (done > 0 && done < total).then(|| secs * (total - done) as f64 / done as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_share_done() {
+        assert_eq!(time_left(10.0, 0, 100), None);
+        assert_eq!(time_left(10.0, 100, 100), None);
+        assert_eq!(time_left(10.0, 25, 100), Some(30.0));
+        // A weighted reporter counts the cost done, not the units.
+        let p = Progress::weighted(ProgressMode::Hidden, "t", 4, "parts", 100);
+        p.add_weighted(3, 10, "");
+        assert_eq!(p.done.load(Ordering::Relaxed), 3);
+        let (total, done) = p.weight.as_ref().unwrap();
+        assert_eq!((*total, done.load(Ordering::Relaxed)), (100, 10));
     }
 }

@@ -48,6 +48,7 @@
 pub mod bitmap;
 pub mod index;
 pub mod masks;
+pub mod parts;
 pub mod seeds;
 pub mod settle;
 pub mod writes;
@@ -67,6 +68,7 @@ use crate::solvers::twophase::TwoPhase;
 pub use bitmap::Bitmap;
 pub use index::{ELEMENTS, Moves};
 use masks::DownMasks;
+use parts::PartCosts;
 use seeds::{Phase1Node, Walker};
 use writes::SeedWrites;
 
@@ -100,6 +102,9 @@ pub struct CosetOptions {
 
 /// The default [`CosetOptions::settle_below`] of a run asked for every distance.
 pub const SETTLE_BELOW: u64 = 10_000;
+/// The last depth of a run when none is given: past God's number, so a run asked for every
+/// distance ends when every element is found (or handed over).
+pub const MAX_DEPTH: u8 = 30;
 
 /// Is a depth's count exact? Every depth the phase-1 search reached is. A depth past it is
 /// exact when the depth before it is and it leaves nothing unset: its new elements are within
@@ -330,6 +335,7 @@ impl CosetSolver {
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
         let mut sample_depths = vec![None; opts.samples.len()];
+        let mut part_costs = PartCosts::default();
         for depth in 0..=opts.max_depth {
             if stop.load(Relaxed) {
                 interrupted = true;
@@ -348,24 +354,36 @@ impl CosetSolver {
             let t1 = Instant::now();
             let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
             // A prepass at most elevenfolds a set (itself and ten moves), and H's inverses at
-            // most double it, so the bitmap is counted only when few enough could be left.
+            // most double it, so the bitmap is counted only when few enough could be left,
+            // and the inverses are added only when they could leave few enough.
             let hand_over = opts.settle_below > 0
                 && !rows.is_empty()
                 && before_exact
                 && depth > root.distance()
                 && ELEMENTS.saturating_sub(before.saturating_mul(22)) <= opts.settle_below
                 && {
-                    if invert {
+                    let count = next.recount();
+                    if invert
+                        && ELEMENTS.saturating_sub(count.saturating_mul(2)) <= opts.settle_below
+                    {
                         // What a prepass-only depth would hold: its inverses too (added
                         // again after the seeds if it is walked after all).
-                        next.recount();
                         next.add_images(&spare, self.moves, index::Relabel::inverse());
+                        ELEMENTS - next.recount() <= opts.settle_below
+                    } else {
+                        ELEMENTS - count <= opts.settle_below
                     }
-                    ELEMENTS - next.recount() <= opts.settle_below
                 };
             let searched = !hand_over && depth <= opts.search_depth && depth >= root.distance();
             let seeds = if searched {
-                self.seed(&root, depth, &next, invert, opts.progress, stop)
+                self.seed(
+                    &root,
+                    depth,
+                    &next,
+                    invert,
+                    (opts.progress, &mut part_costs),
+                    stop,
+                )
             } else {
                 0
             };
@@ -426,14 +444,15 @@ impl CosetSolver {
 
     /// Sets the bits of every seed of exactly `depth` moves (with `invert`, only those that
     /// begin with R: module docs); returns how many seeds there were. Parts of the
-    /// walk not yet begun when `stop` is set are skipped.
+    /// walk not yet begun when `stop` is set are skipped. Progress goes to `mode`, weighted
+    /// by `costs` (the parts' times at the depth before, updated with this depth's).
     fn seed(
         &self,
         root: &Phase1Node,
         depth: u8,
         map: &Bitmap,
         invert: bool,
-        mode: ProgressMode,
+        (mode, costs): (ProgressMode, &mut PartCosts),
         stop: &AtomicBool,
     ) -> u64 {
         let (first, images) = if invert {
@@ -461,25 +480,33 @@ impl CosetSolver {
             return seeds;
         }
         let work = walker(SeedWrites::new(self.writes)).frontier(*root, depth, depth - SPLIT_AFTER);
-        let progress = Progress::new(mode, &format!("depth {depth}"), work.len() as u64, "parts");
+        let weights = costs.weights(&work);
+        let label = format!("depth {depth}");
+        let total = weights.iter().sum();
+        let progress = Progress::weighted(mode, &label, work.len() as u64, "parts", total);
         // Each part takes a buffer of seed writes from the pool and gives it back unwritten
         // (about one buffer a thread); all are written once every part is walked.
         let pool = Mutex::new(Vec::new());
-        let seeds: u64 = work
+        let walked: Vec<(u64, f64)> = work
             .par_iter()
-            .map(|&(node, togo)| {
+            .zip(&weights)
+            .map(|(&(node, togo), &weight)| {
                 if stop.load(Relaxed) {
-                    return 0;
+                    return (0, 0.0);
                 }
+                let start = Instant::now();
                 let held = pool.lock().unwrap().pop();
                 let mut w = walker(held.unwrap_or_else(|| SeedWrites::new(self.writes)));
                 w.walk(node, togo);
                 let (seeds, writes) = w.finish();
                 pool.lock().unwrap().push(writes);
-                progress.add(1, "");
-                seeds
+                progress.add_weighted(1, weight, "");
+                (seeds, start.elapsed().as_secs_f64())
             })
-            .sum();
+            .collect();
+        let seeds = walked.iter().map(|&(s, _)| s).sum();
+        let times: Vec<f64> = walked.iter().map(|&(_, t)| t).collect();
+        costs.record(&work, &times);
         let mut pool = pool.into_inner().unwrap();
         pool.par_iter_mut().for_each(|w| w.flush(map));
         let secs = progress.elapsed();

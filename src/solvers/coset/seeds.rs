@@ -103,6 +103,11 @@ impl Phase1Node {
         self.dist
     }
 
+    /// The node's position (the representative moved by the node's sequence).
+    pub fn cube(&self) -> &Cube {
+        &self.cube
+    }
+
     /// The node's element of H as (page, word, bit); only at distance 0.
     #[inline(always)]
     pub fn element(&self, t: &Moves) -> (usize, usize, u16) {

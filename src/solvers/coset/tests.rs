@@ -496,3 +496,36 @@ fn unset_positions_are_settled_at_their_breadth_first_distances() {
     assert_eq!(found, vec![1, 1, 1, n - 2, 2, 2]);
     assert!(settled.complete() && settled.rows.iter().all(|r| r.exact));
 }
+
+/// A part's expected cost is its time at the depth before; a part the depth before did not
+/// walk counts as their mean; before any depth was timed every part counts 1.
+#[test]
+fn a_part_is_weighted_by_its_time_at_the_depth_before() {
+    let s = solver();
+    let p = Cube::SOLVED.apply_seq(&parse_moves("R F U'").unwrap());
+    let root = Phase1Node::root(&s.tp, &s.masks, &p);
+    let map = Bitmap::new();
+    let walker = || {
+        Walker::new(
+            (s.moves, &s.masks),
+            &map,
+            (s.cut, s.batch),
+            SeedWrites::new(s.writes),
+        )
+    };
+    let work = walker().frontier(root, 9, 9 - SPLIT_AFTER);
+    assert!(work.len() > 10);
+    let mut costs = parts::PartCosts::default();
+    assert_eq!(costs.weights(&work), vec![1; work.len()]);
+    // Timed at one depth: the last part of the list left out, as a node not reached there.
+    let times: Vec<f64> = (0..work.len()).map(|i| (i + 1) as f64 * 1e-3).collect();
+    let n = work.len() - 1;
+    costs.record(&work[..n], &times[..n]);
+    let w = costs.weights(&work);
+    assert_eq!(
+        w[..n],
+        (1..=n as u64).map(|i| i * 1000).collect::<Vec<_>>()[..]
+    );
+    let mean = (1..=n as u64).map(|i| i * 1000).sum::<u64>() / n as u64;
+    assert_eq!(w[n], mean);
+}
