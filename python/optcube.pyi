@@ -283,19 +283,23 @@ def solve_goal(
 def coset(
     position: Optional[str] = None,
     index: Optional[int] = None,
-    max_depth: int = 30,
+    max_depth: Optional[int] = None,
     search_depth: Optional[int] = None,
+    settle: bool = False,
+    set: Optional[str] = None,
     pdb_dir: Optional[_Path] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
     coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
-    complete, unset, seconds, peak_bitmap_bytes, interrupted, settled, timeline, threads;
-    settled is 0: Python does not settle unset positions, the CLI's --settle and its default
-    run do; here the default max_depth=30 walks every depth, on H hours past depth 16, so for
-    every distance run the CLI's `optcube coset` with no depth given). Ctrl-C
-    stops the run at the next part of its phase-1 walk or the next depth and raises
-    KeyboardInterrupt."""
+    complete, unset, seconds, peak_bitmap_bytes, interrupted, settled, timeline, threads, and
+    settle_seconds when it settled). With neither depth given, every distance, as the CLI's
+    default run: the walk ends at the first depth that leaves at most 10,000 positions and
+    the optimal solver settles those (table set `set`, chosen as the CLI chooses when None;
+    on H about 44 minutes on 2 cores and 7.3 GB). settle=True settles after a run with
+    depths (max_depth at most search_depth + 1, at most 10,000,000 positions left), else
+    ValueError. Ctrl-C stops the run at the next part of its phase-1 walk, the next depth or
+    the settling search's next iteration, and raises KeyboardInterrupt."""
 
 def coset_estimate(files: List[_Path]) -> Dict[str, Any]:
     """The whole cube's distance distribution estimated from a coset study's files (`optcube

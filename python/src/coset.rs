@@ -2,8 +2,13 @@
 //! report as a dict.
 
 use optcube::cube::Cube;
+use optcube::pdb::set;
 use optcube::progress::ProgressMode;
-use optcube::solvers::coset::{COSETS, CosetOptions, CosetSolver, representative};
+use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
+use optcube::solvers::coset::{
+    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, MAX_DEPTH, SETTLE_BELOW,
+    representative,
+};
 use optcube::solvers::twophase::TwoPhase;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -13,18 +18,24 @@ static SOLVERS: crate::Cache<CosetSolver> = std::sync::LazyLock::new(Default::de
 
 /// Every position of a coset of H = <U, D, R2, L2, F2, B2> counted by distance, as
 /// `optcube coset --json`: the coset of `position` (scramble or facelets), or coset number
-/// `index`, or H itself. `search_depth` below `max_depth` runs the bound mode.
+/// `index`, or H itself. With neither depth given, every distance: the walk hands its last few
+/// positions over to the optimal solver (table set `set`, chosen as the CLI chooses when
+/// None), as the CLI's default run does; `settle` does the same after a run with depths.
+/// `search_depth` below `max_depth` runs the bound mode.
 #[pyfunction]
-#[pyo3(signature = (position=None, index=None, max_depth=30, search_depth=None, pdb_dir=None, threads=None))]
+#[pyo3(signature = (position=None, index=None, max_depth=None, search_depth=None, settle=false, set=None, pdb_dir=None, threads=None))]
 #[pyo3(
-    text_signature = "(position=None, index=None, max_depth=30, search_depth=None, pdb_dir=None, threads=None)"
+    text_signature = "(position=None, index=None, max_depth=None, search_depth=None, settle=False, set=None, pdb_dir=None, threads=None)"
 )]
+#[allow(clippy::too_many_arguments)]
 pub fn coset<'py>(
     py: Python<'py>,
     position: Option<&str>,
     index: Option<u64>,
-    max_depth: u8,
+    max_depth: Option<u8>,
     search_depth: Option<u8>,
+    settle: bool,
+    set: Option<String>,
     pdb_dir: Option<PathBuf>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -40,14 +51,36 @@ pub fn coset<'py>(
         })?,
         (None, None) => Cube::SOLVED,
     };
+    // As the CLI: neither depth given asks for every distance.
+    let every_distance = max_depth.is_none() && search_depth.is_none();
+    let max_depth = max_depth.unwrap_or(MAX_DEPTH);
     let search_depth = search_depth.unwrap_or(max_depth);
     if search_depth > max_depth {
         return Err(crate::value_error(format!(
             "search_depth {search_depth} is beyond max_depth {max_depth}"
         )));
     }
+    if settle && max_depth > search_depth.saturating_add(1) {
+        return Err(crate::value_error(format!(
+            "settle needs max_depth at most search_depth + 1 ({}): an element first found by \
+             a later prepass may be nearer than that depth",
+            search_depth.saturating_add(1)
+        )));
+    }
+    let settle = settle || every_distance;
     let threads = crate::thread_count(threads)?;
     let dir = crate::dir_or_default(pdb_dir);
+    // The settling tables are named before hours of walking, so that a wrong name fails now.
+    let patterns = if settle {
+        let set = set.unwrap_or_else(|| {
+            set::choose(&dir, optcube::sys::available_memory())
+                .set
+                .to_string()
+        });
+        Some(set::resolve_names(&[&set]).map_err(crate::set_error)?)
+    } else {
+        None
+    };
     let solver = crate::cached(&SOLVERS, &dir, || {
         let tp = crate::cached(&crate::TWOPHASE, &dir, || {
             py.detach(|| TwoPhase::open(&dir, ProgressMode::auto()))
@@ -61,20 +94,49 @@ pub fn coset<'py>(
         search_depth,
         progress: ProgressMode::Hidden,
         samples: Vec::new(),
-        settle_below: 0,
+        settle_below: if every_distance { SETTLE_BELOW } else { 0 },
     };
-    // Ctrl-C stops the run at the next part of its walk or the next depth, and is raised.
+    // Ctrl-C stops the run at the next part of its walk or the next depth (or the settling
+    // search at its next iteration), and is raised.
     let pool = optcube::sys::thread_pool(threads)
         .map_err(|e| crate::value_error(format!("threads: {e}")))?;
     let limits = crate::interrupt::Limits {
         deadline: None,
         cancel: None,
     };
-    let report = crate::interrupt::interruptible(py, limits, |stop| {
-        pool.install(|| solver.run_until(&p, &opts, stop).0)
+    let outcome = crate::interrupt::interruptible(py, limits, |stop| {
+        pool.install(|| -> PyResult<(CosetReport, Option<f64>)> {
+            let (report, map) = solver.run_until(&p, &opts, stop);
+            let Some(patterns) = patterns.filter(|_| !report.interrupted) else {
+                return Ok((report, None));
+            };
+            let unset = ELEMENTS - report.found();
+            if unset > UNSET_LIMIT {
+                return Err(crate::value_error(format!(
+                    "{unset} positions are unset, more than settle takes ({UNSET_LIMIT}); \
+                     raise max_depth or search_depth"
+                )));
+            }
+            settle::check_settleable(&report).map_err(crate::value_error)?;
+            let start = std::time::Instant::now();
+            let mut missing = Vec::new();
+            solver.for_each_missing(&p, &map, |x| missing.push(x));
+            // The bitmaps' memory goes back before the optimal solver's tables are read.
+            drop(map);
+            let settler = Settler::open(&dir, patterns, threads, ProgressMode::auto())
+                .map_err(crate::set_error)?;
+            let settled = settler
+                .settle(&report, &missing, ProgressMode::Hidden, stop)
+                .map_err(crate::value_error)?;
+            Ok((settled, Some(start.elapsed().as_secs_f64())))
+        })
     })?;
+    let (report, settle_seconds) = outcome?;
     let mut v = report.to_json();
     v["threads"] = serde_json::json!(threads);
+    if let Some(s) = settle_seconds {
+        v["settle_seconds"] = serde_json::json!(s);
+    }
     crate::to_python(py, &v)
 }
 

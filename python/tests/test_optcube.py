@@ -689,6 +689,14 @@ def test_coset_gives_the_cli_counts_and_refuses_bad_arguments(pdb):
         optcube.coset("R", index=1, pdb_dir=pdb)
     with pytest.raises(ValueError, match="beyond max_depth"):
         optcube.coset(max_depth=3, search_depth=4, pdb_dir=pdb)
+    # Settling, as the CLI's --settle: refused past one prepass depth, or with too many left
+    # (checked after the walk), or with a set that does not exist (before it).
+    with pytest.raises(ValueError, match="settle needs max_depth at most search_depth"):
+        optcube.coset(max_depth=4, search_depth=2, settle=True, pdb_dir=pdb)
+    with pytest.raises(ValueError, match="more than settle takes"):
+        optcube.coset(max_depth=4, settle=True, pdb_dir=pdb, threads=2)
+    with pytest.raises(ValueError, match="nonsense"):
+        optcube.coset(max_depth=4, settle=True, set="nonsense", pdb_dir=pdb)
 
 
 def test_coset_estimate_reads_a_study_as_summarize_does(pdb, tmp_path):

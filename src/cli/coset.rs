@@ -4,22 +4,18 @@
 
 use super::{Failure, TableArgs};
 use optcube::cube::{Cube, parse_position};
-use optcube::progress::Progress;
 use optcube::progress::ProgressMode;
+use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
 use optcube::solvers::coset::{
-    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, SETTLE_BELOW,
-    representative, settle,
+    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, MAX_DEPTH,
+    SETTLE_BELOW, representative,
 };
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::cosets::{CosetStudy, CosetStudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Set by Ctrl-C: the run stops at the next part of its phase-1 walk or the next depth.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// At most this many unset positions are written by `--unset`.
-const UNSET_LIMIT: u64 = 10_000_000;
 
 #[derive(clap::Args)]
 pub struct CosetArgs {
@@ -80,9 +76,6 @@ pub struct CosetArgs {
     #[command(flatten)]
     pub(super) tables: TableArgs,
 }
-
-/// The last depth of a run when --max-depth is not given.
-const MAX_DEPTH: u8 = 30;
 
 pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     // Neither depth given: every distance, the walk handing its last few positions over to
@@ -282,30 +275,13 @@ fn settle_unset(
     if unset.is_empty() {
         return Ok(settle::settled(report, &[])?);
     }
+    // Refused before any table is read.
     settle::check_settleable(report)?;
     let patterns = TableArgs::patterns(&args.tables.names())?;
     let place = &args.tables.place;
     place.pooled(|| {
-        let mut config = OptimalConfig::for_tables(patterns);
-        config.search.threads = place.thread_count();
         let mode = ProgressMode::auto();
-        let optimal = OptimalSolver::configured(&place.dir(), &config, mode)?;
-        let base = config.search_options();
-        let progress = Progress::new(mode, "settle", unset.len() as u64, "positions");
-        let mut solved = 0;
-        let settled = settle::settle(
-            report,
-            unset,
-            |x, lower| {
-                solved += 1;
-                settle::distance_by_search(optimal.heuristic(), &base, x, lower, &INTERRUPTED)
-            },
-            || progress.add(1, ""),
-        )?;
-        progress.finish(&format!(
-            "{} positions settled, {solved} solved (one a class of conjugates and inverses)",
-            unset.len()
-        ));
-        Ok(settled)
+        let settler = Settler::open(&place.dir(), patterns, place.thread_count(), mode)?;
+        Ok(settler.settle(report, unset, mode, &INTERRUPTED)?)
     })
 }

@@ -7,17 +7,86 @@
 //! `S + 1` (`SearchOptions::known_lower_bound`). Cube20.org's runs write these positions out
 //! and solve them the same way (Rokicki's `hcoset`).
 //!
+//! [`Settler`] is the one way to do it, for the CLI (`optcube coset --settle`, and its default
+//! run) and Python's `coset`: it opens the optimal solver's tables and settles one class at a
+//! time with progress.
+//!
 //! Invariant of [`settled`]: its input's depths are exact through `S`, with at most one
 //! prepass depth after them. A second prepass depth cannot be made exact: an element first
 //! found there may be one move nearer, by a sequence the bounded run never searched.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::{CosetReport, DepthRow, ELEMENTS};
 use crate::coord::positions::{Conjugator, Reduction};
 use crate::cube::{Cube, Metric};
+use crate::pdb::Pattern;
+use crate::pdb::set::SetError;
+use crate::progress::{Progress, ProgressMode};
 use crate::search::{Heuristic, SearchOptions};
+use crate::solvers::optimal::{OptimalConfig, OptimalSolver};
+
+/// At most this many unset positions are collected, to be settled or written out (each is a
+/// search of its own: a run leaving more should go deeper first).
+pub const UNSET_LIMIT: u64 = 10_000_000;
+
+/// The optimal solver that settles a run's unset positions, and its search options.
+pub struct Settler {
+    optimal: OptimalSolver,
+    base: SearchOptions,
+}
+
+impl Settler {
+    /// Opens the tables of `patterns` in `dir` (building what is missing; progress per
+    /// `mode`) for searches on `threads` threads of the current rayon pool.
+    pub fn open(
+        dir: &Path,
+        patterns: Vec<Pattern>,
+        threads: usize,
+        mode: ProgressMode,
+    ) -> Result<Settler, SetError> {
+        let mut config = OptimalConfig::for_tables(patterns);
+        config.search.threads = threads;
+        let optimal = OptimalSolver::configured(dir, &config, mode)?;
+        Ok(Settler {
+            optimal,
+            base: config.search_options(),
+        })
+    }
+
+    /// [`settle`] with the optimal search ([`distance_by_search`]), progress per `mode`;
+    /// `stop` ends it (an `Err`) at the next iteration of the search under way.
+    pub fn settle(
+        &self,
+        report: &CosetReport,
+        unset: &[Cube],
+        mode: ProgressMode,
+        stop: &AtomicBool,
+    ) -> Result<CosetReport, String> {
+        if unset.is_empty() {
+            return settled(report, &[]);
+        }
+        let progress = Progress::new(mode, "settle", unset.len() as u64, "positions");
+        let mut solved = 0;
+        let h = self.optimal.heuristic();
+        let done = settle(
+            report,
+            unset,
+            |x, lower| {
+                solved += 1;
+                distance_by_search(h, &self.base, x, lower, stop)
+            },
+            || progress.add(1, ""),
+        )?;
+        progress.finish(&format!(
+            "{} positions settled, {solved} solved (one a class of conjugates and inverses)",
+            unset.len()
+        ));
+        Ok(done)
+    }
+}
 
 /// The first depth a run's unset elements can be at: one past its last exact depth.
 pub fn first_unset_depth(report: &CosetReport) -> u8 {
