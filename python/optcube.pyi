@@ -144,8 +144,10 @@ class Solver:
         bound it proved. Ctrl-C stops the search cleanly and raises KeyboardInterrupt.
         known_lower_bound=N (0-255), as the CLI's --known-lower-bound N: a bound known by other
         means (the positions of `optcube coset --unset`), where the search starts. A false one
-        is caught when an ordering iteration below it solves the position: the search begins
-        again and Result.known_lower_bound_refuted is True."""
+        is caught when an ordering iteration below it solves the position, or at once when the
+        two-phase upper bound is shorter: the search begins again and
+        Result.known_lower_bound_refuted is True. One above max_depth or the metric's diameter
+        raises ValueError: the search could not check it."""
     def solve_all(
         self,
         position: str,

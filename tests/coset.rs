@@ -200,3 +200,92 @@ fn a_coset_study_resumes_and_is_summarized() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
 }
+
+/// Issue 104, trap 5: an output path that cannot be written is refused before the work (on
+/// 2988f2d a directory given as --sample-out failed only after the run, with no counts), and a
+/// failure after the run (too many unset positions for --unset) comes after the counts, which
+/// are printed first.
+#[test]
+fn a_coset_run_is_never_lost_to_an_output_path() {
+    let work = test_dir("coset-outputs");
+    let w = work.to_str().unwrap();
+    let o = optcube(&[
+        "coset",
+        "F R",
+        "--max-depth",
+        "4",
+        "--sample",
+        "3",
+        "--sample-out",
+        w,
+        "--json",
+        "--pdb-dir",
+        dir(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).is_empty(),
+        "refused before the run: {}",
+        stdout(&o)
+    );
+    let unset = work.join("unset.txt");
+    let o = optcube(&[
+        "coset",
+        "F R",
+        "--max-depth",
+        "4",
+        "--unset",
+        unset.to_str().unwrap(),
+        "--json",
+        "--pdb-dir",
+        dir(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unset"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("the counts");
+    assert_eq!(counts(&v).len(), 5);
+    assert!(!unset.exists());
+    // In text too, the table comes before the failure.
+    let o = optcube(&[
+        "coset",
+        "F R",
+        "--max-depth",
+        "4",
+        "--unset",
+        unset.to_str().unwrap(),
+        "--pdb-dir",
+        dir(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("depth"), "{}", stdout(&o));
+}
+
+/// Issue 104's small ones: a negative index is out of range (not an unknown flag), a depth
+/// beyond God's number is refused, and a run whose search found nothing says why the prepasses
+/// found nothing either, instead of "not found within D moves".
+#[test]
+fn coset_limits_are_said_plainly() {
+    for (args, says) in [
+        (vec!["--index", "-1"], "out of range"),
+        (vec!["--max-depth", "25"], "20"),
+    ] {
+        let o = optcube(&[&["coset", "--pdb-dir", dir()][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let o = optcube(&[
+        "coset",
+        "--index",
+        "5",
+        "--search-depth",
+        "3",
+        "--max-depth",
+        "5",
+        "--pdb-dir",
+        dir(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("no position found"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("peak memory"), "{}", stdout(&o));
+}

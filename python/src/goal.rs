@@ -41,10 +41,12 @@ fn read_goal(goal: Option<&str>, mask: Option<&str>) -> PyResult<Goal> {
 /// The fewest moves after which `position` meets a goal (`goal="cross"`, or a facelet
 /// `mask` with x for free stickers), as `optcube solve --goal/--mask`: in `metric`, with the
 /// turns of `moveset` only if given, in any whole-cube orientation with `any_orientation`,
-/// every optimal solution with `all=True`. The goal's tables are built in `pdb_dir` on first
-/// use. Goals that need every piece home (ll, pll) are the solved cube: use `Solver`. A
-/// `timeout` (seconds) stops the search and returns it interrupted with the bound it proved,
-/// as Ctrl-C does before raising `KeyboardInterrupt`.
+/// every optimal solution with `all=True`; a goal the move set cannot reach (a piece the goal
+/// fixes where no turn of the set moves it) raises `ValueError` at once, as the CLI refuses it.
+/// The goal's tables are built in `pdb_dir` on first use. Goals that need every piece home
+/// (ll, pll) are the solved cube: use `Solver`. A `timeout` (seconds) stops the search and
+/// returns it interrupted with the bound it proved, as Ctrl-C does before raising
+/// `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (position, goal=None, mask=None, any_orientation=false, metric=Metric::Htm, moveset=None, all=false, pdb_dir=None, timeout=None))]
 #[pyo3(
@@ -85,6 +87,10 @@ pub fn solve_goal(
         goal: g,
         any_orientation,
     };
+    // Refused before the tables are opened, as the CLI does (the solver would refuse too).
+    if let Some(why) = optcube::solvers::moveset::goal_refusal(&set, &check, &cube) {
+        return Err(value_error(why));
+    }
     let solver = goal_solver(py, check, &origin, &dir, metric)?;
     let opts = SearchOptions {
         metric,

@@ -18,6 +18,7 @@ use optcube::search::subset::{self, MoveSet};
 use optcube::search::{SearchOptions, SearchResult};
 use optcube::solvers::optimal::{
     OptimalConfig, OptimalSolver, TwoPhaseWitness, open_twophase_for_bounds, twophase_witness,
+    upper_bound,
 };
 use optcube::solvers::outcome::Outcome;
 use pyo3::exceptions::PyRuntimeError;
@@ -62,11 +63,17 @@ impl Solver {
     }
 
     /// The optimal search, asking the two-phase solver for a witness before each iteration
-    /// when it is open (the search asks only when one solution is wanted).
+    /// when it is open (the search asks only when one solution is wanted). Given a known lower
+    /// bound, the two-phase upper bound is found first, as the CLI's `solve` does: held as
+    /// the witness at hand, it refutes a bound above it before any node is searched.
     fn optimal(&self, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
         match &self.twophase {
             Some(tp) => {
-                let mut w = twophase_witness(tp, opts.metric, cube, None, opts.threads);
+                let known = (opts.known_lower_bound > 0)
+                    .then(|| upper_bound(tp, opts.metric, cube, opts.threads))
+                    .flatten()
+                    .map(|(s, _)| s);
+                let mut w = twophase_witness(tp, opts.metric, cube, known, opts.threads);
                 (self.solver).solve_witnessed(cube, opts, stop, &mut |_| {}, &mut w)
             }
             None => self.solver.solve(cube, opts, stop),
@@ -165,6 +172,9 @@ impl Solver {
             known_lower_bound: known_lower_bound.unwrap_or(0),
             ..self.options.clone()
         };
+        if let Some(why) = opts.known_bound_problem() {
+            return Err(value_error(format!("known_lower_bound: {why}")));
+        }
         let cube = self::position(position)?;
         let outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
         let outcome = PyOutcome::checked(outcome, &cube)?.with_set(&self.set);

@@ -132,9 +132,9 @@ def test_a_known_lower_bound_starts_there_and_a_false_one_is_caught_as_in_the_cl
         assert r.known_lower_bound_refuted is refuted
         bounds = [i["bound"] for i in r.iterations]
         if refuted:
-            # The ordering iteration three below the false bound solved it; the search began
-            # again from the table's bound.
-            assert bounds[0] == d and bounds[-1] == d
+            # The two-phase upper bound (at most d + 2 here) refuted the false bound before
+            # any iteration at it: no iteration ran above the distance.
+            assert max(bounds, default=d) <= d, bounds
         else:
             # One ordering iteration three below (the table's bound if higher), then the
             # bound itself: nothing between.
@@ -151,6 +151,20 @@ def test_a_known_lower_bound_starts_there_and_a_false_one_is_caught_as_in_the_cl
         assert line.get("known_lower_bound_refuted", False) is refuted
     # Without it, the key is absent, as in the CLI.
     assert "known_lower_bound" not in solver.solve(SCRAMBLE).to_dict()
+
+
+def test_a_known_lower_bound_the_search_cannot_check_raises_value_error(solver, pdb):
+    # On 2988f2d known_lower_bound=25 came back as a proof: lower_bound=25, not refuted, for a
+    # position 6 moves away. Above the metric's diameter or the depth limit it is refused.
+    with pytest.raises(ValueError, match="known_lower_bound: .*diameter"):
+        solver.solve("R U F' L2 D B", known_lower_bound=25)
+    shallow = optcube.Solver(pdb_dir=pdb, set="corners", threads=2, successors=False,
+                             max_depth=12)
+    with pytest.raises(ValueError, match="known_lower_bound: .*depth limit 12"):
+        shallow.solve("R U F' L2 D B", known_lower_bound=15)
+    # A bound above the two-phase upper bound is refuted at once: the answer is the distance.
+    r = solver.solve("R U F' L2 D B", known_lower_bound=15)
+    assert r.known_lower_bound_refuted and r.optimal and r.length == 6
 
 
 def test_solve_many(solver):

@@ -22,8 +22,15 @@ pub struct CosetArgs {
     /// A position of the coset: a scramble or a facelet string [default: solved, the coset H].
     position: Option<String>,
     /// The coset by number, 0..2217093120: (slice · 2048 + flip) · 2187 + twist.
-    #[arg(long, value_name = "N", conflicts_with = "position")]
-    index: Option<u64>,
+    // Read as a signed number so that a negative one is answered as out of range, not taken
+    // for a flag.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "position",
+        allow_negative_numbers = true
+    )]
+    index: Option<i64>,
     /// Stop after this depth, even with positions left unset [default: 30]. Without it and
     /// without --search-depth the run gives every distance: it walks until a prepass leaves at
     /// most ten thousand positions and settles those (as --settle does).
@@ -101,6 +108,20 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
             "--sample needs --sample-out FILE (or --random-cosets N)".into(),
         ));
     }
+    // God's number: every position is within 20 moves, so a run has found every element by
+    // depth 20; a deeper limit is a typo that would only cost memory.
+    let gods_number = optcube::cube::Metric::Htm.diameter();
+    if let Some(d) = args.max_depth.filter(|&d| d > gods_number) {
+        return Err(Failure(format!(
+            "--max-depth {d}: no position is more than {gods_number} moves from solved, so every \
+             coset is complete by depth {gods_number}; give --max-depth {gods_number} or less"
+        )));
+    }
+    // The output paths are checked before the work: a run of minutes must not end in a path
+    // that cannot be written.
+    for path in [&args.unset, &args.sample_out].into_iter().flatten() {
+        optcube::sys::files::check_output(path).map_err(Failure)?;
+    }
     // Beyond the first few depths the bitmaps fill: refuse before hours of work end in the
     // out-of-memory killer.
     if max_depth > 8
@@ -132,7 +153,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     }
     let p = match (&args.position, args.index) {
         (Some(s), _) => parse_position(s).map_err(|e| Failure(format!("invalid position: {e}")))?,
-        (None, Some(n)) => representative(n).ok_or_else(|| {
+        (None, Some(n)) => (u64::try_from(n).ok().and_then(representative)).ok_or_else(|| {
             Failure(format!(
                 "--index {n} is out of range: cosets are numbered 0..{COSETS}"
             ))
@@ -170,24 +191,29 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
     }
     let unset = ELEMENTS - report.found();
     let settle = args.settle || every_distance;
+    // Whatever fails from here on, the run's counts are printed first: they cost the most.
+    let mut failures = Vec::new();
+    let listed = args.unset.is_some() || settle;
+    let too_many = listed && unset > UNSET_LIMIT;
+    if too_many {
+        failures.push(format!(
+            "{unset} positions are unset, more than --unset and --settle take \
+             ({UNSET_LIMIT}); raise --max-depth or --search-depth"
+        ));
+    }
     let mut missing = Vec::new();
-    if args.unset.is_some() || settle {
-        if unset > UNSET_LIMIT {
-            return Err(Failure(format!(
-                "{unset} positions are unset, more than --unset and --settle take \
-                 ({UNSET_LIMIT}); raise --max-depth or --search-depth"
-            )));
-        }
+    if listed && !too_many {
         solver.for_each_missing(&p, &map, |x| missing.push(x));
     }
     // The bitmap and the phase-1 masks are not needed past here: their memory goes back
     // before the optimal solver's tables are read.
     drop((map, solver));
-    if let Some(path) = &args.unset {
+    if let Some(path) = args.unset.as_ref().filter(|_| !too_many) {
         let text: String = missing.iter().map(|x| x.to_facelets() + "\n").collect();
-        optcube::sys::files::write_atomic(path, text.as_bytes())
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
-        eprintln!("wrote {unset} unset positions to {}", path.display());
+        match optcube::sys::files::write_output(path, text.as_bytes()) {
+            Ok(()) => eprintln!("wrote {unset} unset positions to {}", path.display()),
+            Err(e) => failures.push(e),
+        }
     }
     if let Some(path) = &args.sample_out {
         let mut text = String::new();
@@ -197,59 +223,100 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
                 serde_json::json!({"facelets": x.to_facelets(), "depth": depth, "exact": exact});
             text.push_str(&format!("{line}\n"));
         }
-        optcube::sys::files::write_atomic(path, text.as_bytes())
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+        if let Err(e) = optcube::sys::files::write_output(path, text.as_bytes()) {
+            failures.push(e);
+        }
     }
     let settle_start = std::time::Instant::now();
-    let report = if settle {
-        match settle_unset(&args, &report, &missing) {
+    let report = match settle && !too_many {
+        true => match settle_unset(&args, &report, &missing) {
             Ok(r) => r,
             Err(_) if INTERRUPTED.load(Relaxed) => {
                 eprintln!("coset: interrupted while settling the unset positions");
                 return Ok(super::EXIT_INTERRUPTED);
             }
-            Err(e) => return Err(e),
-        }
-    } else {
-        report
+            Err(e) => {
+                failures.push(e.0);
+                report
+            }
+        },
+        false => report,
     };
+    let settle_seconds = (report.settled > 0 || settle).then(|| settle_start.elapsed());
+    print_report(&args, &report, &p, threads, settle_seconds);
+    match failures.is_empty() {
+        true => Ok(0),
+        false => Err(Failure(failures.join("\n"))),
+    }
+}
+
+/// The finished run's report: one JSON object, or the table with a line that says what is
+/// known of the positions not found; `settle_seconds` when the unset ones were settled.
+fn print_report(
+    args: &CosetArgs,
+    report: &CosetReport,
+    p: &Cube,
+    threads: usize,
+    settle_seconds: Option<std::time::Duration>,
+) {
     if args.json {
         let mut v = report.to_json();
         v["threads"] = serde_json::json!(threads);
-        if settle {
-            v["settle_seconds"] = serde_json::json!(settle_start.elapsed().as_secs_f64());
+        if let Some(t) = settle_seconds {
+            v["settle_seconds"] = serde_json::json!(t.as_secs_f64());
         }
         println!("{v}");
-        return Ok(0);
+        return;
     }
     println!(
         "coset {} ({}): {ELEMENTS} positions",
         report.coset,
         p.to_facelets()
     );
-    print_rows(&report);
+    print_rows(report);
+    let unset = ELEMENTS - report.found();
+    let searched = report.rows.iter().take_while(|r| r.exact).count();
+    let last = report.rows.last().map_or(0, |r| r.depth);
     let status = if report.complete() && report.settled > 0 {
         format!(
             "every position found, {} of them settled by the optimal solver in {:.1} s",
             report.settled,
-            settle_start.elapsed().as_secs_f64()
+            settle_seconds.unwrap_or_default().as_secs_f64()
         )
     } else if report.complete() {
         "every position found".to_string()
+    } else if report.found() == 0 {
+        // Prepasses only grow what a search found: from nothing they find nothing.
+        format!(
+            "no position found: none of this coset is within {} moves (the depths \
+             searched), and the prepasses beyond only reach out from positions found; raise \
+             --search-depth",
+            searched.saturating_sub(1)
+        )
+    } else if report.rows.iter().all(|r| r.exact) {
+        format!("{unset} positions are more than {last} moves from solved")
     } else {
-        format!("{unset} positions not found within {max_depth} moves")
+        format!(
+            "{unset} positions not found: each is more than {} moves from solved (searched) \
+             and was not reached by the prepasses through depth {last}",
+            searched.saturating_sub(1)
+        )
     };
+    let peak = optcube::sys::peak_memory_bytes();
     println!(
-        "{status}; {:.1} s on {threads} threads, bitmaps {:.2} GB at most{}",
+        "{status}; {:.1} s on {threads} threads, peak memory {} (bitmaps {:.2} GB){}",
         report.seconds,
+        peak.map_or("unknown".into(), |b| format!("{:.2} GB", b as f64 / 1e9)),
         report.peak_bitmap_bytes as f64 / 1e9,
         if report.rows.iter().any(|r| !r.exact) {
-            format!(" (depths beyond {search_depth}, marked ≤, are upper bounds: prepasses only)")
+            format!(
+                " (depths beyond {}, marked ≤, are upper bounds: prepasses only)",
+                searched.saturating_sub(1)
+            )
         } else {
             String::new()
         }
     );
-    Ok(0)
 }
 
 /// The report's table, one row a depth (`≤`: a bounded depth).

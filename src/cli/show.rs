@@ -56,8 +56,8 @@ pub fn run(args: ShowArgs) -> Result<i32, Failure> {
         net::text(&facelets, &free, std::io::stdout().is_terminal())
     );
     if let Some(path) = &args.svg {
-        optcube::sys::files::write_atomic(path, net::svg(&facelets, &free).as_bytes())
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+        optcube::sys::files::write_output(path, net::svg(&facelets, &free).as_bytes())
+            .map_err(Failure)?;
         eprintln!("wrote {}", path.display());
     }
     Ok(0)

@@ -23,7 +23,8 @@
 //! The named goals ([`NAMED`]) are data, one line each, and documented in `docs/goals.md`.
 
 use super::Cube;
-use super::facelets::{CORNER_FACELETS, EDGE_FACELETS, SOLVED_FACELETS, facelet_name};
+
+mod mask;
 
 /// A goal: classes of pieces (module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -225,9 +226,18 @@ pub enum GoalError {
     )]
     MaskLength(usize),
     #[error(
-        "mask facelet {name} (character {pos}) is {ch:?}; write a face letter U R F D L B, or x for a free sticker"
+        "mask facelet {name} (character {pos}) is {ch:?}; write a face letter U R F D L B, a digit 1-9 (a class of pieces, on their reference stickers), or x for a free sticker"
     )]
     MaskLetter { pos: usize, name: String, ch: char },
+    #[error(
+        "mask facelet {name} (character {pos}) is the digit {ch}, {place}: a digit names a class of pieces and goes on a piece's reference sticker (a corner's U/D sticker; an edge's U/D sticker, or F/B in the E slice), its other stickers x"
+    )]
+    MaskDigit {
+        pos: usize,
+        name: String,
+        ch: char,
+        place: String,
+    },
     #[error(
         "mask facelet {name} (character {pos}) is {ch}, but the solved cube shows {want} there: a mask marks the stickers that must show their solved colour, x the free ones"
     )]
@@ -293,11 +303,15 @@ impl Goal {
         g
     }
 
-    /// The goal of that name ([`NAMED`]).
+    /// The goal of that name ([`NAMED`]), the one place a name is resolved (the CLI's
+    /// `--goal`, `show --goal`, `stats --goal`, Python's `goal=`): in any case and with spaces
+    /// around it, as `--metric QTM` is read, so that `--goal CROSS` is not refused where
+    /// `--metric QTM` is taken. The goal keeps its declared name.
     pub fn named(name: &str) -> Result<Goal, GoalError> {
+        let wanted = name.trim();
         NAMED
             .iter()
-            .find(|n| n.name == name)
+            .find(|n| n.name.eq_ignore_ascii_case(wanted))
             .map(Goal::from_named)
             .ok_or_else(|| GoalError::Unknown(name.to_string()))
     }
@@ -307,78 +321,21 @@ impl Goal {
         NAMED.iter().map(|n| n.name).collect()
     }
 
-    /// The goal a facelet mask describes: 54 characters in the facelet order, `x` (or `X`, `.`,
-    /// `-`) for a free sticker, a face letter for a sticker that must show its solved colour
-    /// (the solved cube's letter there; a centre may be either). A piece with every sticker
-    /// marked must be home (so must a corner with two marked); a piece with none is free; a
-    /// piece with only its reference sticker marked (a corner's U/D sticker; an edge's U/D
-    /// sticker, or F/B in the E slice) is one of the pieces of that colour, oriented, and then
-    /// every other piece of that colour must be marked too, so the class fills its own slots.
-    pub fn from_mask(mask: &str) -> Result<Goal, GoalError> {
-        let chars: Vec<char> = mask.trim().chars().collect();
-        if chars.len() != 54 {
-            return Err(GoalError::MaskLength(chars.len()));
-        }
-        let solved = SOLVED_FACELETS.as_bytes();
-        let mut marked = [false; 54];
-        for (i, &ch) in chars.iter().enumerate() {
-            if matches!(ch, 'x' | 'X' | '.' | '-') {
-                continue;
-            }
-            if !"URFDLB".contains(ch) {
-                return Err(GoalError::MaskLetter {
-                    pos: i + 1,
-                    name: facelet_name(i),
-                    ch,
-                });
-            }
-            if ch != solved[i] as char {
-                return Err(GoalError::MaskColour {
-                    pos: i + 1,
-                    name: facelet_name(i),
-                    ch,
-                    want: solved[i] as char,
-                });
-            }
-            marked[i] = i % 9 != 4;
-        }
-        if !marked.iter().any(|&m| m) {
-            return Err(GoalError::MaskEmpty);
-        }
-        let mut g = Goal {
-            name: "mask".into(),
-            corner_class: [0; 8],
-            edge_class: [0; 12],
-            corner_oriented: [false; 8],
-            edge_oriented: [false; 12],
-            requires: None,
-            axis: Axis::FB,
-            squares: false,
-        };
-        let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
-        let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
-        read_kind(
-            &marked,
-            &corners,
-            "corner",
-            &super::CORNER_NAMES,
-            &mut g.corner_class,
-            &mut g.corner_oriented,
-        )?;
-        read_kind(
-            &marked,
-            &edges,
-            "edge",
-            &super::EDGE_NAMES,
-            &mut g.edge_class,
-            &mut g.edge_oriented,
-        )?;
-        Ok(g)
-    }
-
     /// Its name (`mask` for a mask).
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The named goals with the same pieces as this one (key and axis), preconditions aside:
+    /// what `solve --mask` says it built, so that a mask's goal is never mistaken.
+    pub fn alike(&self) -> Vec<&'static str> {
+        (NAMED.iter())
+            .filter(|n| {
+                let g = Goal::from_named(n);
+                g.axis == self.axis && g.key() == self.key()
+            })
+            .map(|n| n.name)
+            .collect()
     }
 
     /// The goal the input must already meet, if any (`ll` and `oll`: `f2l`; `pll`: `oll`).
@@ -557,42 +514,6 @@ impl Goal {
         }
         out
     }
-
-    /// The mask a person can check by eye: the stickers of home pieces in their colours, the
-    /// reference sticker of an oriented class's slots in its solved colour, `x` elsewhere.
-    /// `None` for a goal about another axis than F/B (`eo-ud`): a mask's reference stickers
-    /// are those of F/B, so no mask says it; and for `htr`, whose corner condition no sticker
-    /// says.
-    pub fn mask(&self) -> Option<String> {
-        if self.axis != Axis::FB || self.squares {
-            return None;
-        }
-        let mut m = *b"xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
-        let solved = SOLVED_FACELETS.as_bytes();
-        let mut mark = |facelets: &[usize], class: u8, oriented: bool, size: usize| {
-            if class == 0 {
-                return;
-            }
-            let all = size == 1 && oriented;
-            for (k, &f) in facelets.iter().enumerate() {
-                if all || (oriented && k == 0) {
-                    m[f] = solved[f];
-                }
-            }
-        };
-        let corners: Vec<&[usize]> = CORNER_FACELETS.iter().map(|f| &f[..]).collect();
-        let edges: Vec<&[usize]> = EDGE_FACELETS.iter().map(|f| &f[..]).collect();
-        for (facelets, classes, oriented) in [
-            (&corners, &self.corner_class[..], &self.corner_oriented[..]),
-            (&edges, &self.edge_class[..], &self.edge_oriented[..]),
-        ] {
-            for p in 0..classes.len() {
-                let size = classes.iter().filter(|&&c| c == classes[p]).count();
-                mark(facelets[p], classes[p], oriented[p], size);
-            }
-        }
-        Some(String::from_utf8(m.to_vec()).expect("ASCII"))
-    }
 }
 
 /// One kind's classes of a named goal: each home piece a class of its own, then each listed
@@ -612,75 +533,6 @@ pub fn listing(n: &NamedGoal) -> serde_json::Value {
     let g = Goal::named(n.name).expect("a named goal");
     serde_json::json!({"name": n.name, "key": g.key(), "mask": g.mask(), "about": n.about,
         "requires": g.requires().map(|r| r.name().to_string())})
-}
-
-/// Reads one kind's slots of a mask into classes (see [`Goal::from_mask`]).
-fn read_kind(
-    marked: &[bool; 54],
-    facelets: &[&[usize]],
-    kind: &'static str,
-    names: &[&'static str],
-    class: &mut [u8],
-    oriented: &mut [bool],
-) -> Result<(), GoalError> {
-    let solved = SOLVED_FACELETS.as_bytes();
-    let n = facelets.len();
-    let mut next = 1u8;
-    // Slots with only their reference sticker marked, by that sticker's colour.
-    let mut partial: Vec<(u8, usize)> = Vec::new();
-    for s in 0..n {
-        let f = facelets[s];
-        let count = f.iter().filter(|&&i| marked[i]).count();
-        if count == 0 {
-            continue;
-        }
-        // Two stickers of a corner name the piece and its twist: home, as three do.
-        if count == f.len() || (kind == "corner" && count == 2) {
-            class[s] = next;
-            oriented[s] = true;
-            next += 1;
-        } else if marked[f[0]] {
-            partial.push((solved[f[0]], s));
-        } else {
-            let i = *f.iter().find(|&&i| marked[i]).expect("one is marked");
-            return Err(GoalError::MaskPartial {
-                pos: i + 1,
-                name: facelet_name(i),
-                kind,
-                slot: names[s],
-            });
-        }
-    }
-    for colour in partial
-        .iter()
-        .map(|p| p.0)
-        .collect::<std::collections::BTreeSet<_>>()
-    {
-        let slots: Vec<usize> = (partial.iter())
-            .filter(|p| p.0 == colour)
-            .map(|p| p.1)
-            .collect();
-        // Every piece whose reference sticker has this colour must be home or in the class.
-        let free = (0..n)
-            .find(|&p| solved[facelets[p][0]] == colour && class[p] == 0 && !slots.contains(&p));
-        if let Some(other) = free {
-            let i = facelets[slots[0]][0];
-            return Err(GoalError::MaskAmbiguous {
-                pos: i + 1,
-                name: facelet_name(i),
-                colour: colour as char,
-                kind,
-                slot: names[slots[0]],
-                other: names[other],
-            });
-        }
-        for &s in &slots {
-            class[s] = next;
-            oriented[s] = true;
-        }
-        next += 1;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -740,12 +592,48 @@ mod tests {
         assert_eq!(Goal::named("oll").unwrap().key(), "cAAAAhhhheAAAAhhhhhhhh");
         for n in NAMED
             .iter()
-            .filter(|n| !["eo", "eo-ud", "eo-rl", "dr", "htr"].contains(&n.name))
+            .filter(|n| !["eo-ud", "eo-rl", "htr"].contains(&n.name))
         {
             let g = Goal::named(n.name).unwrap();
             let back = Goal::from_mask(&g.mask().unwrap()).unwrap();
             assert_eq!(back.key(), g.key(), "{}", n.name);
         }
+        // Orientation goals are said by digits: no colour is right for a slot any edge may fill.
+        let faces = |f: [&str; 6]| f.concat();
+        assert_eq!(
+            Goal::named("eo").unwrap().mask().unwrap(),
+            faces([
+                "x1x1U1x1x",
+                "xxxxRxxxx",
+                "xxx1F1xxx",
+                "x1x1D1x1x",
+                "xxxxLxxxx",
+                "xxx1B1xxx"
+            ])
+        );
+        assert_eq!(
+            Goal::named("dr").unwrap().mask().unwrap(),
+            faces([
+                "1111U1111",
+                "xxxxRxxxx",
+                "xxx2F2xxx",
+                "1111D1111",
+                "xxxxLxxxx",
+                "xxx2B2xxx"
+            ])
+        );
+        // oll's classes are every U corner and every U edge: its colour says them.
+        assert_eq!(
+            Goal::named("oll").unwrap().mask().unwrap(),
+            faces([
+                "UUUUUUUUU",
+                "xxxRRRRRR",
+                "xxxFFFFFF",
+                "DDDDDDDDD",
+                "xxxLLLLLL",
+                "xxxBBBBBB"
+            ])
+        );
         assert!(Goal::solved().is_solved_goal());
         assert!(Goal::named("pll").unwrap().is_solved_goal());
         assert!(!Goal::named("f2l").unwrap().is_solved_goal());
@@ -787,5 +675,19 @@ mod tests {
             Goal::from_mask("xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx").unwrap_err(),
             GoalError::MaskEmpty
         );
+        // A digit on a centre, on an edge's non-reference sticker, or beside a letter.
+        let mut m = *b"xxxxUxxxxxxxxRxxxxxxxxFxxxxxxxxDxxxxxxxxLxxxxxxxxBxxxx";
+        m[4] = b'1';
+        let digit = |m: &[u8]| match Goal::from_mask(std::str::from_utf8(m).unwrap()) {
+            Err(GoalError::MaskDigit { pos, .. }) => pos,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(digit(&m), 5);
+        m[4] = b'U';
+        m[19] = b'1';
+        assert_eq!(digit(&m), 20);
+        m[7] = b'1';
+        m[19] = b'F';
+        assert_eq!(digit(&m), 8);
     }
 }

@@ -93,6 +93,15 @@ impl Metric {
         }
     }
 
+    /// The unit of a count of `n`, for text output: `1 move`, `2 moves`, `1 quarter turn`.
+    pub fn unit_for(self, n: usize) -> &'static str {
+        match (self, n) {
+            (Metric::Htm, 1) => "move",
+            (Metric::Qtm, 1) => "quarter turn",
+            _ => self.unit(),
+        }
+    }
+
     /// The largest distance of any position: 20 in HTM (Rokicki, Kociemba, Davidson,
     /// Dethridge 2010), 26 in QTM (Rokicki, Davidson 2014; both at cube20.org). A search that
     /// may go this deep finds every position's solution.
@@ -176,6 +185,11 @@ mod tests {
         }
         assert_eq!(Metric::from_name(" QTM"), Some(Metric::Qtm));
         assert_eq!(Metric::from_name("stm"), None);
+        // "1 quarter turn", never "1 quarter turns" (issue 104).
+        assert_eq!(Metric::Qtm.unit_for(1), "quarter turn");
+        assert_eq!(Metric::Htm.unit_for(1), "move");
+        assert_eq!(Metric::Htm.unit_for(0), "moves");
+        assert_eq!(Metric::Qtm.unit_for(2), "quarter turns");
     }
 
     /// A quarter turn changes the corner permutation's parity, a half turn does not: the

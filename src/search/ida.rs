@@ -494,7 +494,20 @@ pub fn solve_witnessed(
     // In the quarter-turn metric every bound has the position's parity: `raise` lifts a value
     // to it, and the bound steps by two.
     let own = metric.raise(h.value(&p, &q, opts.dual).max(1), &p);
-    let mut bound = metric.raise(own.max(opts.known_lower_bound), &p);
+    // A known lower bound the search could not check is not used at all: one above the depth
+    // limit would be reported as proven without a single node searched. The front doors
+    // refuse such a bound first ([`SearchOptions::known_bound_problem`]).
+    let known = match opts.known_bound_problem() {
+        None => opts.known_lower_bound,
+        Some(_) => 0,
+    };
+    let mut bound = metric.raise(own.max(known), &p);
+    // A solution already at hand (the witness's, asked with no budget) shorter than the known
+    // bound refutes it at once, before any node is searched for it.
+    if bound > own && refuted_at_hand(&p, own, bound, metric, witness) {
+        result.known_bound_refuted = true;
+        bound = own;
+    }
     result.lower_bound = bound;
     let root = Root { p, q };
     let mut prev = UnitNodes::new();
@@ -589,6 +602,16 @@ pub fn solve_witnessed(
     }
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+/// Whether the witness holds a checked solution of a length from `own` to below `bound` (the
+/// lengths the position's parity allows in `metric`), asked with no time budget: only a
+/// solution already at hand is given, so this costs nothing.
+fn refuted_at_hand(p: &Cube, own: u8, bound: u8, metric: Metric, witness: &mut Witness) -> bool {
+    let step = if metric == Metric::Qtm { 2 } else { 1 };
+    (own..bound).step_by(step).any(|b| {
+        witness(b, std::time::Duration::ZERO).is_some_and(|s| witness::proves(p, &s, b, metric))
+    })
 }
 
 #[cfg(test)]
@@ -740,5 +763,57 @@ mod tests {
             assert!(sum > 0);
             assert_eq!(sum + split_nodes, out.nodes, "threads {threads}");
         }
+    }
+
+    /// A known lower bound the search cannot check proves nothing (issue 104, trap 1). Above
+    /// the depth limit or the metric's diameter it is ignored: the search finds the true
+    /// distance (before, it ended at once and reported the bound as proven). And a solution at
+    /// hand shorter than the bound refutes it before any iteration is run at the bound.
+    #[test]
+    fn a_known_lower_bound_that_cannot_hold_is_never_reported_as_proven() {
+        let stop = AtomicBool::new(false);
+        let scramble = parse_moves("R U F' L2 D B").unwrap();
+        let c = Cube::from_moves(&scramble);
+        let undo: Vec<Move> = scramble.iter().rev().map(|m| m.inverse()).collect();
+        let base = SearchOptions::default();
+        for (known, max_depth) in [(25, 20), (21, 20), (15, 12), (20, 12)] {
+            let opts = SearchOptions {
+                known_lower_bound: known,
+                max_depth,
+                ..base.clone()
+            };
+            assert!(
+                opts.known_bound_problem().is_some(),
+                "{known} over {max_depth}"
+            );
+            let r = solve(korf6(), &c, &opts, &stop);
+            let s = r.solution.expect("the search ran");
+            assert_eq!((s.len(), r.lower_bound), (6, 6), "{known} over {max_depth}");
+            assert!(r.optimal && c.apply_seq(&s).is_solved());
+        }
+        let qtm = SearchOptions {
+            metric: Metric::Qtm,
+            known_lower_bound: 27,
+            max_depth: 30,
+            ..base.clone()
+        };
+        assert!(qtm.known_bound_problem().unwrap().contains("diameter"));
+        // Within the limit the bound is usable; a witness at hand of 6 moves refutes 15 at
+        // once: the first iteration is the heuristic's, not one ordering the bound's.
+        let opts = SearchOptions {
+            known_lower_bound: 15,
+            ..base
+        };
+        assert_eq!(opts.known_bound_problem(), None);
+        let mut asked = Vec::new();
+        let mut witness = |b: u8, _| {
+            asked.push(b);
+            (b == 6).then(|| undo.clone())
+        };
+        let r = solve_witnessed(korf6(), &c, &opts, &stop, &mut |_| {}, &mut witness);
+        assert!(r.known_bound_refuted && r.optimal);
+        assert_eq!(r.solution.map(|s| s.len()), Some(6));
+        let first = r.iterations.first().map_or(6, |i| i.bound);
+        assert!(first <= 6, "the first iteration ran at {first}");
     }
 }

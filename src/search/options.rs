@@ -105,6 +105,30 @@ impl Optimizations {
 }
 
 impl SearchOptions {
+    /// Why [`SearchOptions::known_lower_bound`] cannot be used, if it cannot: above the depth
+    /// limit the search could never check it (it would end at once, the bound reported as
+    /// proven), and above the metric's diameter it is false for every position. The command
+    /// line and Python refuse such a bound with this message; the search ignores it.
+    pub fn known_bound_problem(&self) -> Option<String> {
+        let (k, metric) = (self.known_lower_bound, self.metric);
+        let unit = metric.unit_for(k as usize);
+        if k > metric.diameter() {
+            Some(format!(
+                "{k} {unit} is more than the diameter of the {metric} metric ({}): no \
+                 position is that far",
+                metric.diameter()
+            ))
+        } else if k > self.max_depth {
+            Some(format!(
+                "{k} {unit} is beyond the depth limit {}: the search could not check it \
+                 (raise the depth limit or lower the bound)",
+                self.max_depth
+            ))
+        } else {
+            None
+        }
+    }
+
     /// The optimizations this search runs with: [`Optimizations::ALL`] outside the tests.
     #[inline(always)]
     pub fn optimizations(&self) -> Optimizations {

@@ -1,5 +1,5 @@
 //! Optimal solving in a move subset (`solve --moveset "R U"`): the fewest turns *of the subset*
-//! that solve a position, in the half-turn metric (each listed turn counts one).
+//! that solve a position, in either metric (a turn counts one in HTM, its quarter turns in QTM).
 //!
 //! [`MoveSet`] is the subset: a bare face letter stands for its three turns (`R` = `R R2 R'`,
 //! as in the group `<R,U>`), a turn with a suffix (`F2`, `B'`) for itself only; `"U D R L F2
@@ -8,9 +8,12 @@
 //! The search is IDA* over *syllables*: a syllable is what one axis does between turns of other
 //! axes, the lower face's rotation then the opposite face's (they commute), each rotation written
 //! as its shortest word in the subset's turns of that face (`R R` when `R2` is not in the subset).
+//! The shortest word is also the cheapest in QTM (a face's turns that the set lacks are made of
+//! turns it has in the one direction it has, or `X X` costs what `X2` does), and a solution
+//! shows it as it is, in every metric: with only `R'`, `R` is `R' R' R'`, 3 quarter turns.
 //! Two syllables in a row are on different axes. Every shortest sequence of the subset can be
 //! regrouped into such syllables at the same cost, so searching them is complete; each costs
-//! its number of turns.
+//! what its turns cost in the metric.
 //!
 //! Admissibility: the heuristic is the full cube's (any table set): a position's distance in
 //! the subset is never below its distance with all 18 turns, which the tables bound from below.
@@ -18,11 +21,13 @@
 //! exceeds `B`, and the next bound is the smallest such sum; syllables cost 1 or more, so a
 //! solution is found only at the first bound that admits it: optimal.
 //!
-//! Reachability ([`MoveSet::unreachable`]) is decided where it is cheap and exact, from the
-//! subset's own move cubes: a piece slot no turn of the subset moves must hold its own piece,
-//! unturned; if no turn flips an edge, no edge may be flipped; if none twists a corner, none may
-//! be twisted. (For `<R,U>`: two corners and five edges stay put, and no edge flips.) Otherwise a
-//! position outside the subset's group is searched until `max_depth`, which the result says.
+//! Reachability is decided before a search where it is cheap and exact, from the subset's own
+//! move cubes (`solvers::moveset::refusal`, and `goal_refusal` for goals): a piece slot no turn
+//! of the subset moves must hold its own piece, unturned; if no turn flips an edge, no edge may
+//! be flipped; if none twists a corner, none may be twisted. (For `<R,U>`: two corners and five
+//! edges stay put, and no edge flips.) A set with an exact table names every position outside
+//! its group ([`MoveSet::outside_group`]). Otherwise a position outside the subset's group is
+//! searched until `max_depth`, which the result says.
 //!
 //! Each iteration searches the tree to two syllables on the calling thread and the subtrees
 //! below as work units on the current rayon pool; the solutions kept are the first in
@@ -54,6 +59,9 @@ use std::time::Instant;
 
 mod walk;
 
+#[cfg(test)]
+mod qtm_tests;
+
 /// A subset of the 18 turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSet {
@@ -65,11 +73,12 @@ pub struct MoveSet {
 #[derive(Clone, Debug)]
 struct Syllable {
     axis: usize,
-    /// What it costs in the search's metric.
+    /// What it costs in the search's metric: its turns' cost (in QTM `X2` counts 2, so
+    /// `R' R'` and `R2` cost the same).
     cost: u8,
-    /// Its turns as a solution shows them: the subset's word in the half-turn metric (`R R`
-    /// when `R2` is not in the subset), in the quarter-turn metric with a face's two quarter
-    /// turns written `X2` (which counts 2 there).
+    /// Its turns as a solution shows them, in every metric: the subset's own word (`R' R'`
+    /// when `R2` is not in the subset, `R' R' R'` when only `R'` is). A face's two quarter
+    /// turns are written `X2` only when `X2` is in the subset, where it is the shortest word.
     moves: Vec<Move>,
     cube: Cube,
     inverse: Cube,
@@ -120,55 +129,15 @@ impl MoveSet {
         Move::all().filter(|m| self.contains(*m))
     }
 
-    /// Why `cube` cannot be solved with these turns, when a cheap exact test shows it
-    /// (module docs), or, for a set with an exact table, when the table's coordinate cannot
-    /// be read (no table needed); `None` says only that those tests pass.
-    pub fn unreachable(&self, cube: &Cube) -> Option<String> {
-        self.unmoved_pieces(cube).or_else(|| {
-            let sym = exact_table_symmetry(self)?;
-            RuSpace::get()
-                .index(&symmetries().conj_cube(cube, sym))
-                .err()
-        })
-    }
-
-    /// [`MoveSet::unreachable`]'s tests from the subset's own move cubes: unmoved slots,
-    /// flips, twists.
-    fn unmoved_pieces(&self, cube: &Cube) -> Option<String> {
-        let turns: Vec<Cube> = self.moves().map(|m| *m.cube()).collect();
-        // Each piece slot as (kind, name, its piece and orientation in a cube).
-        type Slot = fn(&Cube, usize) -> (u8, u8);
-        let corner: Slot = |c, i| (c.corner_perm(i), c.corner_ori(i));
-        let edge: Slot = |c, i| (c.edge_perm(i), c.edge_ori(i));
-        let slots = (crate::cube::CORNER_NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, n)| ("corner", n, i, corner)))
-        .chain(
-            crate::cube::EDGE_NAMES
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ("edge", n, i, edge)),
-        );
-        for (kind, name, i, read) in slots {
-            let solved = (i as u8, 0);
-            if turns.iter().all(|t| read(t, i) == solved) && read(cube, i) != solved {
-                return Some(format!(
-                    "no turn of the move set moves the {name} {kind}, which is not solved"
-                ));
-            }
-        }
-        let flips = turns.iter().any(|t| t.eo().iter().any(|&o| o != 0));
-        if !flips && cube.eo().iter().any(|&o| o != 0) {
-            return Some("no turn of the move set flips an edge, and some edge is flipped".into());
-        }
-        let twists = turns.iter().any(|t| t.co().iter().any(|&o| o != 0));
-        if !twists && cube.co().iter().any(|&o| o != 0) {
-            return Some(
-                "no turn of the move set twists a corner, and some corner is twisted".into(),
-            );
-        }
-        None
+    /// For a set solved from an exact table ([`exact_table_symmetry`]), why `cube` is not in
+    /// the set's group: the table's coordinate cannot be read (no table needed). `None` for any
+    /// other set, and for a position in the group. The tests every set gets (a slot no turn
+    /// moves, a flip no turn makes) are `solvers::moveset::refusal`'s, which also asks this.
+    pub fn outside_group(&self, cube: &Cube) -> Option<String> {
+        let sym = exact_table_symmetry(self)?;
+        RuSpace::get()
+            .index(&symmetries().conj_cube(cube, sym))
+            .err()
     }
 
     /// The shortest word of this subset's turns of `face` that turns it by `r` quarter turns
@@ -219,16 +188,13 @@ impl MoveSet {
                     let (Some(a), Some(b)) = (word(axis, lo), word(axis + 3, hi)) else {
                         continue;
                     };
-                    let word: Vec<Move> = a.into_iter().chain(b).collect();
-                    let cube = Cube::from_moves(&word);
-                    let moves = match metric {
-                        Metric::Htm => word.clone(),
-                        // Within a syllable only one face's turns meet (`U U` → `U2`).
-                        Metric::Qtm => crate::cube::merge_moves(&word),
-                    };
+                    // Shown as it is, in every metric: merging `R' R'` into `R2` (or
+                    // `R' R' R'` into `R`) would show a turn the set lacks.
+                    let moves: Vec<Move> = a.into_iter().chain(b).collect();
+                    let cube = Cube::from_moves(&moves);
                     out.push(Syllable {
                         axis,
-                        cost: metric.length(&word) as u8,
+                        cost: metric.length(&moves) as u8,
                         inverse: cube.inverse(),
                         cube,
                         moves,
@@ -263,8 +229,9 @@ impl std::fmt::Display for MoveSet {
 }
 
 /// Finds a shortest solution of `cube` with the turns of `set` (module docs); `opts` gives
-/// `max_depth` and `dual` (threads are not used). The caller checks [`MoveSet::unreachable`]
-/// first; an unreachable position ends at `max_depth` without a solution.
+/// `max_depth` and `dual` (threads are not used). The caller refuses what the set cannot reach
+/// first (`solvers::moveset::refusal`); an unreachable position ends at `max_depth` without a
+/// solution.
 pub fn solve_in(
     h: &Heuristic,
     cube: &Cube,
@@ -886,7 +853,7 @@ mod tests {
                 let Some(d) = ball.distance(&c) else {
                     continue;
                 };
-                assert_eq!(set.unreachable(&c), None, "{text}");
+                assert_eq!(crate::solvers::moveset::refusal(&set, &c), None, "{text}");
                 let r = solve_in(h, &c, &set, &SearchOptions::default(), &stop);
                 let s = r.solution.expect("a solution");
                 assert!(r.optimal && s.iter().all(|m| set.contains(*m)), "{text}");
@@ -956,24 +923,6 @@ mod tests {
         assert!(search.found.is_empty());
     }
 
-    /// Positions outside a subset's reach are named by the cheap tests.
-    #[test]
-    fn unreachable_positions_are_named() {
-        let ru = MoveSet::parse("R U").unwrap();
-        let f = Cube::from_moves(&parse_moves("F").unwrap());
-        assert!(ru.unreachable(&f).unwrap().contains("not solved"));
-        let g1 = MoveSet::parse("U D R L F2 B2").unwrap();
-        let flipped = Cube::from_moves(&parse_moves("F R F'").unwrap());
-        let why = g1.unreachable(&flipped).unwrap_or_default();
-        assert!(why.contains("flip") || why.contains("twist"), "{why}");
-        let half = MoveSet::parse("U2 D2 R2 L2 F2 B2").unwrap();
-        let twisted = Cube::from_moves(&parse_moves("R U R' U R U2 R'").unwrap());
-        assert!(half.unreachable(&twisted).is_some());
-        assert_eq!(
-            ru.unreachable(&Cube::from_moves(&parse_moves("R U2 R'").unwrap())),
-            None
-        );
-    }
     /// Every sequence of `d` turns of `set` that solves `c` and is canonical in the 18-move
     /// sense (no turn after its own face, `U D` never `D U`), sorted: for subsets whose every
     /// face rotation is one of their turns, exactly the list the search gives.
@@ -1094,7 +1043,7 @@ mod tests {
             let outside =
                 Cube::from_moves(&parse_moves("R U R' U' R' F R2 U' R' U' R U R' F'").unwrap());
             let ru = MoveSet::parse("R U").unwrap();
-            assert!(ru.unreachable(&outside).unwrap().contains("arrangement"));
+            assert!(ru.outside_group(&outside).unwrap().contains("arrangement"));
         }
         // A deep position of the table: the walk still ends solved, in its distance.
         let set = MoveSet::parse("R U").unwrap();

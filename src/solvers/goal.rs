@@ -14,7 +14,12 @@
 //!
 //! A goal that needs every piece home is the solved cube, whose tables are the optimal
 //! solver's: the front ends route it there (`ll`, `pll`; their precondition checked first).
+//!
+//! A move set that cannot reach the goal from a position (a piece the goal fixes sits where no
+//! turn of the set moves it) is refused, not searched to the depth limit: by the move-set
+//! solver's refusal ([`moveset::goal_refusal`]), the one plain `--moveset` solves use.
 
+use super::moveset;
 use super::outcome::Outcome;
 use crate::coord::goal::{GoalCheck, conjugate, frame_groups};
 use crate::coord::symmetry::symmetries;
@@ -100,8 +105,10 @@ impl GoalSolver {
 
     /// Solves `cube` (called `input` in the outcome) toward the goal with `set`'s turns:
     /// as many optimal solutions as `opts.solutions` asks for, in `opts.metric` (which must be
-    /// the tables' metric). An error says the precondition does not hold. The outcome carries
-    /// the goal, so that its check ([`Outcome::check`]) tests each solution against it.
+    /// the tables' metric). An error says the precondition does not hold, or that the set
+    /// cannot reach the goal ([`moveset::goal_refusal`]: a search would only run to its depth
+    /// limit). The outcome carries the goal, so that its check ([`Outcome::check`]) tests each
+    /// solution against it.
     pub fn solve(
         &self,
         input: &str,
@@ -111,6 +118,9 @@ impl GoalSolver {
         stop: &AtomicBool,
     ) -> Result<Outcome, String> {
         self.check.precondition(cube)?;
+        if let Some(why) = moveset::goal_refusal(set, &self.check, cube) {
+            return Err(why);
+        }
         let result = self.search(cube, set, opts, stop);
         let mut o = Outcome::from_search(input, result, None, opts.solutions);
         o.goal = Some(self.check.clone());
@@ -261,6 +271,82 @@ mod tests {
         fn needs_inverse(&self) -> bool {
             false
         }
+    }
+
+    /// Issue 104, traps 3 and 4 on the goal path. A one-way set in QTM (`F' U'`) is solved
+    /// with its own turns at the least cost of the enumeration of its sequences toward the
+    /// cross (`F2` is `F' F'`, `F` is `F' F' F'`), one and all solutions; and a cross the set
+    /// cannot reach (`R U` after `F`: DF holds FR) is refused at once, not searched.
+    #[test]
+    fn move_sets_toward_a_goal_keep_to_the_set_or_refuse() {
+        use crate::cube::{Move, format_moves, parse_moves};
+        let dir = crate::testing::temp_dir("goal-moveset-104");
+        let stop = AtomicBool::new(false);
+        let check = GoalCheck {
+            goal: Goal::named("cross").unwrap(),
+            any_orientation: false,
+        };
+        let solver = GoalSolver::open(
+            check.clone(),
+            Metric::Qtm,
+            "--goal",
+            &dir,
+            ProgressMode::Hidden,
+        )
+        .unwrap();
+        let set = MoveSet::parse("F' U'").unwrap();
+        let turns: Vec<Move> = set.moves().collect();
+        // The least QTM cost of a sequence of the set's turns after which the cross holds.
+        let least = |c: &Cube| {
+            fn go(turns: &[Move], check: &GoalCheck, c: &Cube, left: u8) -> bool {
+                (left == 0 && check.holds(c))
+                    || (left > 0)
+                        && (turns.iter()).any(|&m| {
+                            let cost = Metric::Qtm.cost(m);
+                            cost <= left && go(turns, check, &c.apply(m), left - cost)
+                        })
+            }
+            (0..=9u8)
+                .find(|&d| go(&turns, &check, c, d))
+                .expect("within 9")
+        };
+        let cases = [("F", Some(1)), ("F'", Some(3)), ("F2", Some(2))];
+        let more = [("F' U", None), ("F U' F", None), ("F2 U F", None)];
+        for (position, qtm) in cases.into_iter().chain(more) {
+            let cube = Cube::from_moves(&parse_moves(position).unwrap());
+            let d = least(&cube);
+            assert!(qtm.is_none_or(|q| q == d), "{position}: {d}");
+            for solutions in [1, ALL_SOLUTIONS] {
+                let opts = SearchOptions {
+                    metric: Metric::Qtm,
+                    solutions,
+                    ..SearchOptions::default()
+                };
+                let o = solver.solve(position, &cube, &set, &opts, &stop).unwrap();
+                assert!(o.check(&cube).is_ok(), "{position}");
+                let found = &solver.search(&cube, &set, &opts, &stop).solutions;
+                assert!(!found.is_empty(), "{position}");
+                for s in found {
+                    let shown = format_moves(s);
+                    assert!(s.iter().all(|m| set.contains(*m)), "{position}: {shown}");
+                    assert_eq!(Metric::Qtm.length(s), d as usize, "{position}: {shown}");
+                }
+            }
+        }
+        // Refused, in either metric, whatever the depth limit.
+        let ru = MoveSet::parse("R U").unwrap();
+        let f = Cube::from_moves(&parse_moves("F").unwrap());
+        let opts = SearchOptions {
+            metric: Metric::Qtm,
+            max_depth: 6,
+            ..SearchOptions::default()
+        };
+        let why = solver.solve("F", &f, &ru, &opts, &stop).unwrap_err();
+        assert!(
+            why.contains("cannot reach goal cross") && why.contains("DF"),
+            "{why}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// For goals whose one table is the goal itself, the walk down the table lists the same

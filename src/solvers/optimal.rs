@@ -240,6 +240,32 @@ pub fn twophase_witness<'a>(
     }
 }
 
+/// A two-phase solution of `cube` found within a second on `threads` threads, checked, with
+/// the seconds it took: the upper bound printed before a proof, and the witness at hand for
+/// the bound of its length (which also refutes a known lower bound above it at once). `None`
+/// where the metric asks for none ([`upper_bound_before_proof`]) or none was found.
+pub fn upper_bound(
+    tp: &TwoPhaseWitness,
+    metric: Metric,
+    cube: &Cube,
+    threads: usize,
+) -> Option<(Vec<crate::cube::Move>, f64)> {
+    if !upper_bound_before_proof(metric) {
+        return None;
+    }
+    let t = std::time::Instant::now();
+    let s = (tp.solver()?)
+        .solve_in(
+            metric,
+            cube,
+            metric.diameter() as usize,
+            std::time::Duration::from_secs(1),
+            threads,
+        )
+        .solution?;
+    super::solves(cube, &s).then(|| (s, t.elapsed().as_secs_f64()))
+}
+
 /// Whether a solve in `metric` asks the two-phase solver for an upper bound before its proof:
 /// in HTM only. In QTM that solver finds 2–4 quarter turns more than the optimum on random
 /// positions, so a bound there costs time for nothing (`results/solve-qtm.md`); the solver

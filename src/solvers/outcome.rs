@@ -222,9 +222,10 @@ impl Outcome {
         )
     }
 
-    /// Nodes a second.
-    pub fn rate(&self) -> f64 {
-        self.nodes as f64 / self.seconds.max(1e-9)
+    /// Nodes per second, or `None` when the time is too short to measure (a position already
+    /// solved, or a few nodes under a microsecond): no rate is better than a made-up one.
+    pub fn rate(&self) -> Option<f64> {
+        (self.seconds >= 1e-6).then(|| self.nodes as f64 / self.seconds)
     }
 
     /// Iteration `k` of an optimal search stopped at its first solution (the last iteration of
@@ -352,7 +353,7 @@ impl Outcome {
                 v["lower_bound"] = serde_json::json!(lower_bound);
                 v["upper_bound"] = serde_json::json!(upper_bound);
                 v["upper_bound_seconds"] = serde_json::json!(upper_bound_seconds);
-                v["nodes_per_second"] = serde_json::json!(self.rate().round());
+                v["nodes_per_second"] = serde_json::json!(self.rate().map(f64::round));
                 v["interrupted"] = serde_json::json!(interrupted);
                 v["witnessed"] = serde_json::json!(witnessed);
                 v["witness_seconds"] = serde_json::json!(witness_seconds);

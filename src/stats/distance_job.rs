@@ -66,7 +66,7 @@ impl std::fmt::Display for JobError {
                 f,
                 "depth {max_depth}: no position is more than {} {} from solved",
                 metric.diameter(),
-                metric.unit()
+                metric.unit_for(metric.diameter().into())
             ),
             JobError::SpillNeedsClasses => write!(
                 f,

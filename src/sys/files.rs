@@ -19,10 +19,31 @@ use std::path::{Path, PathBuf};
 
 /// Replaces `path` with what `write` writes into a fresh file, atomically. Creates the parent
 /// directory. On failure the temporary file is removed and `path` is untouched.
+///
+/// Only a regular file is replaced. A symbolic link is followed: what it points to is written
+/// (atomically, beside the link's target), and the link stays. A device, a FIFO or a socket is
+/// written through, opened as it is (not atomic: such a file has nothing to replace); a
+/// directory is an error. So `--out /dev/null` discards, and a link into another disk writes
+/// there.
 pub fn replace_with(
     path: &Path,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    let target = resolve_links(path);
+    let path = target.as_path();
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                format!("{} is a directory", path.display()),
+            ));
+        }
+        Ok(m) if !m.is_file() => {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return write(&mut f).and_then(|()| f.flush());
+        }
+        _ => {}
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -248,6 +269,60 @@ fn unix_seconds() -> String {
     format!("unix time {t}")
 }
 
+/// `path` with its symbolic links followed to the last one's target (which may not exist yet);
+/// `path` itself when it is no link. Stops after 40 links, as the kernel does.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(t) if t.is_absolute() => p = t,
+            Ok(t) => p = p.parent().map_or(t.clone(), |d| d.join(&t)),
+            Err(_) => break,
+        }
+    }
+    p
+}
+
+/// Checks an output path a user named before the work that fills it, so that no result is
+/// computed only to be lost to a bad path: its directory must exist (nothing is created behind
+/// the user's back) and it must not be a directory. A symbolic link is judged by its target; a
+/// device or a FIFO is fine (written through by [`replace_with`]). The message names the path.
+pub fn check_output(path: &Path) -> Result<(), String> {
+    let target = resolve_links(path);
+    let shown = if target == path {
+        path.display().to_string()
+    } else {
+        format!("{} (a link to {})", path.display(), target.display())
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_dir() => Err(format!("{shown} is a directory, not a file")),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = match target.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            match std::fs::metadata(dir) {
+                Ok(m) if m.is_dir() => Ok(()),
+                Ok(_) => Err(format!("{shown}: {} is not a directory", dir.display())),
+                Err(_) => Err(format!(
+                    "{shown}: the directory {} does not exist (create it first)",
+                    dir.display()
+                )),
+            }
+        }
+        Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
+/// Writes `bytes` to an output path a user named: checked as [`check_output`] does (its
+/// directory is never created), then written as [`replace_with`] writes (a regular file
+/// replaced atomically; links followed; devices and FIFOs written through).
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    check_output(path)?;
+    write_atomic(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// Checks that files can be created in `dir` (made if missing) before a long computation
 /// writes there: creates and removes a probe file.
 pub fn check_writable(dir: &Path) -> std::io::Result<()> {
@@ -265,6 +340,96 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+
+    /// A device, a FIFO and a symbolic link at an output path are left as they were, each
+    /// written through; a directory and a missing directory are refused before any work
+    /// (issue 104, trap 2: all were replaced by a regular file, or created).
+    #[test]
+    fn output_paths_that_are_not_regular_files_are_written_through_never_replaced() {
+        let dir = std::env::temp_dir().join(format!("optcube-special-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // A FIFO, its reader opened first (read-write, so that neither open blocks) and read
+        // after the write: what the pipe holds is what went through it.
+        let fifo = dir.join("fifo");
+        // SAFETY: a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c(&fifo).as_ptr(), 0o600) }, 0);
+        let mut reader = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        write_output(&fifo, b"through the fifo").unwrap();
+        let mut through = vec![0; 64];
+        let n = reader.read(&mut through).unwrap();
+        assert_eq!(&through[..n], b"through the fifo");
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        // A character device like /dev/null (1, 3), made here where the process may (root in
+        // CI); a link in the temporary directory to /dev/null otherwise stands in for it.
+        let null = dir.join("null");
+        let dev = libc::makedev(1, 3);
+        // SAFETY: a valid C string; mknod has no other preconditions.
+        let made = unsafe { libc::mknod(c(&null).as_ptr(), libc::S_IFCHR | 0o666, dev) } == 0;
+        if !made {
+            std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+        }
+        write_output(&null, b"discarded").unwrap();
+        let ty = std::fs::symlink_metadata(&null).unwrap().file_type();
+        assert!(if made {
+            ty.is_char_device()
+        } else {
+            ty.is_symlink()
+        });
+        assert!(
+            std::fs::metadata(&null)
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+        // A link to a regular file: the file is replaced, the link stays a link.
+        let file = dir.join("file.txt");
+        std::fs::write(&file, b"old").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink("file.txt", &link).unwrap();
+        write_output(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
+        // A dangling link: its target is created.
+        let dangling = dir.join("dangling");
+        std::os::unix::fs::symlink("made.txt", &dangling).unwrap();
+        write_output(&dangling, b"made").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(dir.join("made.txt")).unwrap(), b"made");
+        // Refused, before any work: a directory, and a directory that does not exist.
+        assert!(check_output(&dir).unwrap_err().contains("is a directory"));
+        let missing = dir.join("no").join("such").join("out.csv");
+        assert!(
+            check_output(&missing)
+                .unwrap_err()
+                .contains("does not exist")
+        );
+        assert!(write_output(&missing, b"x").is_err());
+        assert!(!dir.join("no").exists(), "a directory was created");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn failed_write_leaves_the_old_file_and_no_temporary() {

@@ -17,6 +17,13 @@ pub fn available_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Peak resident memory of this process so far (VmHWM from /proc/self/status), in bytes.
+pub fn peak_memory_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
 /// Bytes free for an unprivileged user on the file system that holds `dir`.
 pub fn free_disk(dir: &Path) -> Option<u64> {
     use std::ffi::CString;

@@ -18,10 +18,18 @@ pub fn asked(args: &SolveArgs) -> Result<Option<(GoalCheck, String)>, Failure> {
             Goal::named(name.trim()).map_err(|e| Failure(e.to_string()))?,
             format!("--goal {}", name.trim()),
         ),
-        (None, Some(mask)) => (
-            Goal::from_mask(mask).map_err(|e| Failure(format!("bad --mask: {e}")))?,
-            format!("--mask {}", mask.trim()),
-        ),
+        (None, Some(mask)) => {
+            let goal = Goal::from_mask(mask).map_err(|e| Failure(format!("bad --mask: {e}")))?;
+            // Said so that no one mistakes the goal a mask builds (issue 104).
+            let alike = goal.alike();
+            let which = if alike.is_empty() {
+                "no named goal's (docs/goals.md reads the key)".to_string()
+            } else {
+                format!("the goal {}", alike.join(", "))
+            };
+            eprintln!("mask: pieces {}, {which}", goal.key());
+            (goal, format!("--mask {}", mask.trim()))
+        }
         (None, None) if args.any_orientation => {
             return Err(Failure(
                 "--any-orientation needs a goal: --goal NAME or --mask STR".into(),
@@ -53,22 +61,40 @@ pub fn retarget(args: &SolveArgs, inputs: &mut [(String, Cube)]) -> Result<(), F
     Ok(())
 }
 
-/// Solves every input toward the goal.
+/// Solves every input toward the goal. Every input's precondition is checked first, before
+/// any table is opened, and each that fails is named by where it came from (`places`:
+/// `FILE:LINE` for `--file`), all of them, as bad lines of a file are.
 pub fn run(
     args: &SolveArgs,
     inputs: &[(String, Cube)],
+    places: &[String],
     check: GoalCheck,
     origin: &str,
 ) -> Result<i32, Failure> {
-    for (input, cube) in inputs {
-        check
-            .precondition(cube)
-            .map_err(|e| Failure(format!("{input}: {e}")))?;
+    let failing: Vec<String> = (inputs.iter().zip(places))
+        .filter_map(|((_, cube), at)| {
+            let why = check.precondition(cube).err()?;
+            Some(format!("{at}: {why}"))
+        })
+        .collect();
+    if !failing.is_empty() {
+        return Err(Failure(failing.join("\n")));
     }
     let set = match &args.moveset {
         Some(text) => MoveSet::parse(text).map_err(Failure)?,
         None => MoveSet::ALL,
     };
+    // What the set cannot reach is refused too, before any table is opened (a search would
+    // run to its depth limit): the move-set solver's refusal, for a goal.
+    let unreachable: Vec<String> = (inputs.iter().zip(places))
+        .filter_map(|((_, cube), at)| {
+            let why = optcube::solvers::moveset::goal_refusal(&set, &check, cube)?;
+            Some(format!("{at}: {why}"))
+        })
+        .collect();
+    if !unreachable.is_empty() {
+        return Err(Failure(unreachable.join("\n")));
+    }
     if check.goal.is_solved_goal() {
         // Every piece home: the solved cube, with the optimal solver's tables.
         return match args.moveset {

@@ -16,7 +16,7 @@ use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
 use optcube::solvers::optimal::{
-    OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness, upper_bound_before_proof,
+    OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness, upper_bound,
 };
 use optcube::solvers::outcome::Outcome;
 use optcube::solvers::twophase::TwoPhase;
@@ -142,7 +142,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NAME", conflicts_with_all = ["mask", "unique", "predict"])]
     pub(super) goal: Option<String>,
     /// Solve toward a facelet mask: 54 letters in the facelet order, x for a free sticker, a
-    /// face letter for a sticker that must show its solved colour (as --goal).
+    /// face letter for a sticker that must show its solved colour (as --goal), a digit 1–9 on
+    /// pieces' key stickers for a class of pieces, oriented (`docs/goals.md`; the masks
+    /// `optcube goals` prints).
     #[arg(long, value_name = "STR", conflicts_with_all = ["unique", "predict"])]
     mask: Option<String>,
     /// With --goal or --mask: accept the goal in any of the 24 whole-cube orientations
@@ -202,18 +204,24 @@ pub enum SolverKind {
 /// proved.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Reads the positions to solve: (input text, position).
-fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
+/// Positions to solve, (input text, position), and where each came from.
+type Inputs = (Vec<(String, Cube)>, Vec<String>);
+
+/// Reads the positions to solve: (input text, position), and where each came from for
+/// messages about it (`FILE:LINE` for `--file`, else the input text), so that a line refused
+/// later (a goal's precondition) is named as a bad line of the file is.
+fn positions(args: &SolveArgs) -> Result<Inputs, Failure> {
+    let one = |text: &str, c: Cube| (vec![(text.to_string(), c)], vec![text.to_string()]);
     if let Some(f) = &args.facelets {
         let c = Cube::from_facelets(f).map_err(|e| Failure(format!("invalid position: {e}")))?;
-        return Ok(vec![(f.trim().to_string(), c)]);
+        return Ok(one(f.trim(), c));
     }
     if let Some(path) = &args.file {
         // Read as bytes and decoded line by line, so that text which is not UTF-8 is named by
         // its line like any other bad line.
         let bytes = std::fs::read(path)
             .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
-        let mut out = Vec::new();
+        let (mut out, mut places) = (Vec::new(), Vec::new());
         let mut errors = Vec::new();
         for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
             let at = format!("{}:{}", path.display(), n + 1);
@@ -226,7 +234,10 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
                 continue;
             }
             match parse_position(t) {
-                Ok(c) => out.push((t.to_string(), c)),
+                Ok(c) => {
+                    out.push((t.to_string(), c));
+                    places.push(at);
+                }
                 Err(e) => errors.push(format!("{at}: {e}")),
             }
         }
@@ -241,7 +252,7 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
                 path.display()
             )));
         }
-        return Ok(out);
+        return Ok((out, places));
     }
     let Some(s) = args.scramble.as_deref() else {
         return Err(Failure(
@@ -258,10 +269,10 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, Cube)>, Failure> {
         let c = Cube::from_facelets(s.trim())
             .map_err(|e| Failure(format!("invalid position (read as facelets): {e}")))?;
         eprintln!("reading the argument as a facelet string (as --facelets would)");
-        return Ok(vec![(s.trim().to_string(), c)]);
+        return Ok(one(s.trim(), c));
     }
     let c = Cube::from_moves(&parse_moves(s)?);
-    Ok(vec![(s.trim().to_string(), c)])
+    Ok(one(s.trim(), c))
 }
 
 pub fn run(args: SolveArgs) -> Result<i32, Failure> {
@@ -312,13 +323,13 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
         return Err(Failure("--unique needs --all or --count".into()));
     }
     let goal = goal::asked(&args)?;
-    let mut inputs = positions(&args)?;
+    let (mut inputs, places) = positions(&args)?;
     goal::retarget(&args, &mut inputs)?;
     if let Some((check, origin)) = goal {
         return args
             .tables
             .place
-            .pooled(|| goal::run(&args, &inputs, check, &origin));
+            .pooled(|| goal::run(&args, &inputs, &places, check, &origin));
     }
     match args.solver {
         SolverKind::Optimal => args.tables.place.pooled(|| run_optimal(&args, &inputs)),
@@ -335,6 +346,10 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
     let dir = args.tables.place.dir();
     let (config, set) = optimal_config(args)?;
     let opts = config.search_options();
+    // Refused before any table is read: a bound the search cannot check proves nothing.
+    if let (Some(k), Some(why)) = (args.known_lower_bound, opts.known_bound_problem()) {
+        return Err(Failure(format!("--known-lower-bound {k}: {why}")));
+    }
     let (uppers, twophase) = upper_bounds(args, &dir, inputs, opts.threads)?;
     let solver = OptimalSolver::configured(&dir, &config, ProgressMode::auto())?;
     let h = solver.heuristic();
@@ -368,7 +383,7 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             println!(
                 "upper bound: {} {}, {} (two-phase, {:.3} s)",
                 args.metric.length(s),
-                args.metric.unit(),
+                args.metric.unit_for(args.metric.length(s)),
                 format_moves(s),
                 secs
             );
@@ -550,27 +565,8 @@ fn upper_bounds(
         return none();
     };
     // In QTM it serves only the witnesses (`upper_bound_before_proof`).
-    if !upper_bound_before_proof(args.metric) {
-        return Ok((vec![None; inputs.len()], Some(tp)));
-    }
-    let Some(solver) = tp.solver() else {
-        return Ok((vec![None; inputs.len()], Some(tp)));
-    };
-    let bounds = inputs
-        .iter()
-        .map(|(_, cube)| {
-            let t = std::time::Instant::now();
-            let s = solver
-                .solve_in(
-                    args.metric,
-                    cube,
-                    args.metric.diameter() as usize,
-                    std::time::Duration::from_secs(1),
-                    threads,
-                )
-                .solution?;
-            optcube::solvers::solves(cube, &s).then_some((s, t.elapsed().as_secs_f64()))
-        })
+    let bounds = (inputs.iter())
+        .map(|(_, cube)| upper_bound(&tp, args.metric, cube, threads))
         .collect();
     Ok((bounds, Some(tp)))
 }

@@ -97,7 +97,7 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             "solution: {} ({} {}{})",
             format_moves(s),
             o.metric.length(s),
-            o.metric.unit(),
+            o.metric.unit_for(o.metric.length(s)),
             match (o.is_optimal(), args.known_lower_bound) {
                 (true, Some(k)) if o.known_bound_refuted() => {
                     format!(", optimal; the known lower bound {k} was false")
@@ -118,13 +118,13 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             if *interrupted {
                 println!(
                     "interrupted: no solution of fewer than {lower_bound} {} exists",
-                    o.metric.unit()
+                    o.metric.unit_for((*lower_bound).into())
                 )
             } else {
                 println!(
                     "no solution of <= {} {} exists{} (lower bound {lower_bound})",
                     args.max_depth(),
-                    o.metric.unit(),
+                    o.metric.unit_for(args.max_depth().into()),
                     if args.moveset.is_some() {
                         " in the move set, which may not reach the position (--max-depth raises the limit)"
                     } else {
@@ -167,17 +167,20 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
             lower_bound,
             ..
         } => {
-            println!(
-                "nodes: {} ({:.2} M nodes/s), time: {:.3} s",
-                o.nodes,
-                o.rate() / 1e6,
-                o.seconds
-            );
+            match o.rate() {
+                Some(r) => println!(
+                    "nodes: {} ({:.2} M nodes/s), time: {:.3} s",
+                    o.nodes,
+                    r / 1e6,
+                    o.seconds
+                ),
+                None => println!("nodes: {}, time: {:.3} s", o.nodes, o.seconds),
+            }
             if *witnessed {
                 println!(
                     "proof: no solution of fewer than {lower_bound} {} (complete iterations); \
                      this one, found by the two-phase solver ({witness_seconds:.3} s), has {lower_bound}",
-                    o.metric.unit()
+                    o.metric.unit_for((*lower_bound).into())
                 );
             }
             print_iterations(o, iterations, args.verbose, model);
@@ -187,7 +190,8 @@ fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {
                 println!(
                     "note: no solution of at most {} {} found in time",
                     (args.max_length).unwrap_or(o.metric.diameter() as usize),
-                    o.metric.unit()
+                    o.metric
+                        .unit_for((args.max_length).unwrap_or(o.metric.diameter() as usize))
                 );
             }
             println!("nodes: {}, time: {:.6} s", o.nodes, o.seconds);

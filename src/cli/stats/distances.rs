@@ -4,7 +4,7 @@
 //! `depth,count,classes` and a Markdown note (command, time, peak memory, comparison with the
 //! published counts).
 
-use super::output::{command_line, peak_memory_bytes, write_outputs};
+use super::output::{check_outputs, command_line, peak_memory_bytes, write_outputs};
 use crate::cli::{Failure, with_threads};
 use optcube::coord::positions::Reduction;
 use optcube::progress::{Progress, ProgressMode};
@@ -96,6 +96,7 @@ fn deepest_in(csv: &std::path::Path) -> Option<u8> {
 
 pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     if let Some(name) = &args.goal {
+        check_outputs(&args.out)?;
         return super::goal::distances(name, args.metric, &args.out, args.threads);
     }
     let max_depth = args
@@ -116,6 +117,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         }),
     };
     job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
+    check_outputs(&args.out)?;
     // Never replace a deeper count (such as the committed results/distances.csv) by accident.
     if let Some(d) = deepest_in(&args.out).filter(|&d| d > max_depth && !args.force) {
         return Err(Failure(format!(
@@ -294,7 +296,7 @@ fn explain(e: &JobError, args: &DistancesArgs) -> String {
         JobError::TooDeep { .. } => format!(
             "--max-depth {d}: no position is more than {} {} from solved",
             args.metric.diameter(),
-            args.metric.unit()
+            args.metric.unit_for(args.metric.diameter().into())
         ),
         JobError::NoEstimate { .. } => format!(
             "--max-depth {d}: no published count to estimate the memory of {} from (in {}, \

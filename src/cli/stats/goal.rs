@@ -44,7 +44,7 @@ pub fn distances(
         "goal {}: {total} states, the farthest {} {} away",
         goal.name(),
         h.len() - 1,
-        metric.unit()
+        metric.unit_for(h.len() - 1)
     );
     let md = format!(
         "# Distances to the goal `{}` ({metric})\n\n{}\n\n```sh\n{}\n```\n\n{total} states \
@@ -58,7 +58,7 @@ pub fn distances(
         command_line(),
         goal.key(),
         h.len() - 1,
-        metric.unit(),
+        metric.unit_for(h.len() - 1),
         peak_memory_bytes().map_or("?".into(), |b| (b >> 20).to_string())
     );
     write_outputs(out, &csv, &md)?;

@@ -2,7 +2,7 @@
 //! random positions ([`optcube::stats::heuristic`]); CSV `value,<tables>,max[,max_dual]`, a
 //! printed table with means, and a Markdown note beside the CSV.
 
-use super::output::{command_line, write_outputs};
+use super::output::{check_outputs, command_line, write_outputs};
 use crate::cli::{Failure, TableArgs};
 use optcube::progress::ProgressMode;
 use optcube::solvers::optimal::OptimalSolver;
@@ -42,6 +42,7 @@ pub fn run(args: HeuristicArgs) -> Result<i32, Failure> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/heuristic-{}.csv", names.join("-"))));
+    check_outputs(&out)?;
     args.tables.place.pooled(|| {
         let solver = OptimalSolver::open(&dir, &patterns, ProgressMode::auto())?;
         let start = Instant::now();

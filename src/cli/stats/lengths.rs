@@ -250,7 +250,7 @@ pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
                          ({finished}/{total})",
                             record.index,
                             record.length,
-                            record.metric.unit(),
+                            record.metric.unit_for(record.length),
                             record.seconds,
                             record.nodes,
                         ));

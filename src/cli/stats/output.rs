@@ -36,20 +36,31 @@ pub fn missing_text(missing: &[u64]) -> String {
     }
 }
 
-/// Peak resident memory of this process so far (VmHWM from /proc/self/status), in bytes.
-pub fn peak_memory_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+pub use optcube::sys::peak_memory_bytes;
+
+/// Checks, before the work, that `path` and the Markdown note beside it can be written
+/// ([`optcube::sys::files::check_output`]): a count that takes hours must not be lost to a bad
+/// path. The results directory `results/` of the default paths is made when missing (said on
+/// stderr); any other missing directory is refused.
+pub fn check_outputs(path: &Path) -> Result<(), Failure> {
+    if path.parent() == Some(Path::new("results")) && !Path::new("results").exists() {
+        std::fs::create_dir("results")
+            .map_err(|e| Failure(format!("cannot create the directory results: {e}")))?;
+        eprintln!("created the directory results/");
+    }
+    for p in [path, &path.with_extension("md")] {
+        optcube::sys::files::check_output(p).map_err(Failure)?;
+    }
+    Ok(())
 }
 
-/// Writes `csv` to `path` and `md` beside it (`.md`), each replaced atomically; names both on
-/// stderr.
+/// Writes `csv` to `path` and `md` beside it (`.md`), each replaced atomically (a device, a
+/// FIFO or a link's target written through); names both on stderr.
 pub fn write_outputs(path: &Path, csv: &str, md: &str) -> Result<(), Failure> {
+    check_outputs(path)?;
     let md_path = path.with_extension("md");
     for (p, text) in [(path, csv), (md_path.as_path(), md)] {
-        optcube::sys::files::write_atomic(p, text.as_bytes())
-            .map_err(|e| Failure(format!("cannot write {}: {e}", p.display())))?;
+        optcube::sys::files::write_output(p, text.as_bytes()).map_err(Failure)?;
         eprintln!("wrote {}", p.display());
     }
     Ok(())

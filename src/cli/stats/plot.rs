@@ -31,8 +31,8 @@ pub fn run(args: PlotArgs) -> Result<i32, Failure> {
         .out
         .clone()
         .unwrap_or_else(|| args.file.with_extension("svg"));
-    optcube::sys::files::write_atomic(&out, svg(&data, &title, args.log).as_bytes())
-        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    optcube::sys::files::write_output(&out, svg(&data, &title, args.log).as_bytes())
+        .map_err(Failure)?;
     eprintln!("wrote {}", out.display());
     Ok(0)
 }

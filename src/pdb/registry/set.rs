@@ -562,21 +562,23 @@ fn build(
         dir: dir.into(),
         source,
     })?;
-    let biggest = todo.iter().map(|p| p.build_bytes()).max().unwrap_or(0);
+    let biggest = todo.iter().max_by_key(|p| p.build_bytes()).copied();
     let total: u64 = todo
         .iter()
         .map(|p| bytes_for(p.entries()) as u64 + 4096)
         .sum();
-    if let Some(have) = available_memory()
-        && biggest + (64 << 20) > have
+    // Named by the table that needs the most, which is the one that does not fit.
+    if let (Some(have), Some(p)) = (available_memory(), biggest)
+        && p.build_bytes() + (64 << 20) > have
     {
-        {
-            return Err(SetError::Memory {
-                what: format!("{} tables", todo.len()),
-                need_mb: (biggest >> 20) + 64,
-                have_mb: have >> 20,
-            });
-        }
+        return Err(SetError::Memory {
+            what: match todo.len() {
+                1 => format!("table {}", p.name()),
+                n => format!("table {} (the largest of the {n} to build)", p.name()),
+            },
+            need_mb: (p.build_bytes() >> 20) + 64,
+            have_mb: have >> 20,
+        });
     }
     if let Some(have) = free_disk(dir)
         && total > have

@@ -141,7 +141,9 @@ pub struct CosetReport {
     pub representative: Cube,
     pub rows: Vec<DepthRow>,
     pub seconds: f64,
-    /// Largest bitmap memory held at once, in bytes.
+    /// Largest memory the coset's bitmaps held at once, in bytes: the bitmaps only, not the
+    /// phase-1 tables and masks, which the process's peak (`peak_memory_bytes` in
+    /// [`CosetReport::to_json`]) counts too.
     pub peak_bitmap_bytes: u64,
     /// The run was stopped before its last depth ([`CosetSolver::run_until`]).
     pub interrupted: bool,
@@ -177,8 +179,10 @@ impl CosetReport {
 impl CosetReport {
     /// The report as one JSON object: `coset`, `representative` (facelets), `elements`,
     /// `depth_counts` (exact, from depth 0), `bounded_counts` (elements first shown within each
-    /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes`, `settled`
-    /// (elements solved one by one) and the per-depth `timeline`.
+    /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes` (the bitmaps
+    /// alone), `peak_memory_bytes` (the whole process's peak so far, tables included; null
+    /// where it cannot be read), `settled` (elements solved one by one) and the per-depth
+    /// `timeline`.
     pub fn to_json(&self) -> serde_json::Value {
         let exact = self.exact_counts();
         let bounded: Vec<_> = self.rows[exact.len()..]
@@ -207,6 +211,7 @@ impl CosetReport {
             "complete": self.complete(),
             "seconds": self.seconds,
             "peak_bitmap_bytes": self.peak_bitmap_bytes,
+            "peak_memory_bytes": crate::sys::peak_memory_bytes(),
             "interrupted": self.interrupted,
             "settled": self.settled,
             "timeline": timeline,

@@ -264,7 +264,7 @@ impl Record {
             return Err(format!(
                 "length {} but the solution has {length} {}",
                 self.length,
-                self.metric.unit()
+                self.metric.unit_for(length)
             ));
         }
         if !self.optimal {
