@@ -167,6 +167,8 @@ fn distances_never_replace_a_deeper_count() {
 #[test]
 fn distances_through_disk_match_published() {
     let dir = scratch().join("spill");
+    // An output's directory is never made for the user (issue 104): it is there first.
+    std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("d.csv");
     let o = optcube(&[
         "stats",

@@ -135,6 +135,10 @@ def test_a_known_lower_bound_starts_there_and_a_false_one_is_caught_as_in_the_cl
             # The two-phase upper bound (at most d + 2 here) refuted the false bound before
             # any iteration at it: no iteration ran above the distance.
             assert max(bounds, default=d) <= d, bounds
+        elif r.witnessed:
+            # The two-phase upper bound, found first when a bound is given, has the bound's
+            # length: with the bound it is the proof, and no iteration runs.
+            assert bounds == [], bounds
         else:
             # One ordering iteration three below (the table's bound if higher), then the
             # bound itself: nothing between.

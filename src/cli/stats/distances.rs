@@ -117,7 +117,6 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         }),
     };
     job.check_asked().map_err(|e| Failure(explain(&e, &args)))?;
-    check_outputs(&args.out)?;
     // Never replace a deeper count (such as the committed results/distances.csv) by accident.
     if let Some(d) = deepest_in(&args.out).filter(|&d| d > max_depth && !args.force) {
         return Err(Failure(format!(
@@ -134,6 +133,8 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
     let plan = job
         .plan(available)
         .map_err(|e| Failure(explain(&e, &args)))?;
+    // After the memory refusal (which says what would fit), before the work.
+    check_outputs(&args.out)?;
     let need = plan.memory;
     if let (Some(s), Some(disk)) = (&job.spill, plan.disk) {
         eprintln!(
