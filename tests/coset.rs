@@ -230,35 +230,30 @@ fn a_coset_run_is_never_lost_to_an_output_path() {
         stdout(&o)
     );
     let unset = work.join("unset.txt");
-    let o = optcube(&[
-        "coset",
-        "F R",
-        "--max-depth",
-        "4",
-        "--unset",
-        unset.to_str().unwrap(),
-        "--json",
-        "--pdb-dir",
-        dir(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unset"), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("the counts");
-    assert_eq!(counts(&v).len(), 5);
-    assert!(!unset.exists());
-    // In text too, the table comes before the failure.
-    let o = optcube(&[
-        "coset",
-        "F R",
-        "--max-depth",
-        "4",
-        "--unset",
-        unset.to_str().unwrap(),
-        "--pdb-dir",
-        dir(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stdout(&o).contains("depth"), "{}", stdout(&o));
+    let u = unset.to_str().unwrap();
+    // In JSON and in text alike, the counts come before the failure.
+    for json in [true, false] {
+        let run = [
+            "coset",
+            "F R",
+            "--max-depth",
+            "4",
+            "--unset",
+            u,
+            "--pdb-dir",
+            dir(),
+        ];
+        let o = optcube(&[&run[..], if json { &["--json"] } else { &[] }].concat());
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("unset"), "{}", stderr(&o));
+        if json {
+            let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("the counts");
+            assert_eq!(counts(&v).len(), 5);
+        } else {
+            assert!(stdout(&o).contains("depth"), "{}", stdout(&o));
+        }
+        assert!(!unset.exists());
+    }
 }
 
 /// Issue 104's small ones: a negative index is out of range (not an unknown flag), a depth
