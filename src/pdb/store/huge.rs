@@ -10,7 +10,7 @@
 //! different cast and stays there).
 
 use std::marker::PhantomData;
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicU8, AtomicU16};
 
 use super::table::huge_page_memory;
 
@@ -26,6 +26,8 @@ unsafe impl Plain for u32 {}
 unsafe impl Plain for u64 {}
 // SAFETY: as above.
 unsafe impl Plain for AtomicU16 {}
+// SAFETY: as above.
+unsafe impl Plain for AtomicU8 {}
 
 /// `len` values of `T` in writable huge-page memory, all zero at first. Dereferences to
 /// `[T]`. The kernel gives the memory on first touch, so an array that is mostly never written

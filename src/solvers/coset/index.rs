@@ -9,8 +9,8 @@
 //! Corner and edge permutations have equal parity, so `parity(e4) = parity(c) ⊕ parity(e8)`:
 //! given page and word, only the 12 slice permutations of one parity can occur. A word keeps
 //! them in its low 12 bits, each permutation at its rank among those of its parity ([`HALF`]).
-//! That is 40320 · 40320 · 12 = 19,508,428,800 bits, one per element, in 16-bit words (3.25 GB
-//! a bitmap; the last 4 bits of a word are always 0).
+//! That is 40320 · 40320 · 12 = 19,508,428,800 bits, one per element, in 12-bit words packed
+//! end to end ([`super::bitmap`]: 2.44 GB a bitmap).
 //!
 //! A move of H applied to g moves the page by the corner move table and the word by the
 //! `ud_edges` move table. The six U and D turns leave the slice alone: the word's bits stay.
@@ -82,6 +82,8 @@ pub struct Moves {
     /// rearrangement of a word's bits, by the *target* word's slice parity, split in a low and a
     /// high 6-bit table: `[parity][0 | 1][six bits]`.
     rearrange: [Option<Box<Rearrangement>>; N_P2_MOVES],
+    /// The same tables for the [`MAPPED`] moves, by parity first (see [`ByParity`]).
+    pub by_parity: Box<ByParity>,
     /// The moves after which each coordinate is H's (flip 0, twist 0, slice edges in the
     /// slice): `into_h.0[flip] & into_h.1[twist] & into_h.2[slice comb]` are the moves that take
     /// a node into H ([`Moves::into_h`]).
@@ -96,6 +98,15 @@ pub struct Moves {
 
 /// One half turn's bit rearrangement: `[target parity][low | high six bits][bits]`.
 type Rearrangement = [[[u16; 64]; 2]; 2];
+
+/// The phase-2 moves (indices into [`P2_MOVES`]) that keep the slice: U and D turns.
+pub const COPIED: [usize; 6] = [0, 1, 2, 5, 6, 7];
+/// The phase-2 moves that permute the slice: the half turns R2, F2, L2, B2.
+pub const MAPPED: [usize; 4] = [3, 4, 8, 9];
+
+/// The four [`MAPPED`] moves' rearrangements by the target's parity first, so that the
+/// prepass finds a word's four tables together: `[parity][j][low | high six bits][bits]`.
+pub type ByParity = [[[[u16; 64]; 2]; MAPPED.len()]; 2];
 
 impl Moves {
     /// The tables, built once per process (well under a second).
@@ -113,7 +124,15 @@ impl Moves {
                 parity(&p)
             })
             .collect();
-        let rearrange = std::array::from_fn(|k| rearrangement(mv, k));
+        let rearrange: [Option<Box<Rearrangement>>; N_P2_MOVES] =
+            std::array::from_fn(|k| rearrangement(mv, k));
+        for k in 0..N_P2_MOVES {
+            assert_eq!(rearrange[k].is_none(), COPIED.contains(&k), "move {k}");
+            assert!(COPIED.contains(&k) != MAPPED.contains(&k), "move {k}");
+        }
+        let by_parity = Box::new(std::array::from_fn(|p| {
+            std::array::from_fn(|j| rearrange[MAPPED[j]].as_ref().expect("a half turn")[p])
+        }));
         let into = |n: usize, home: &dyn Fn(usize, usize) -> bool| -> Vec<u32> {
             (0..n)
                 .map(|x| {
@@ -148,6 +167,7 @@ impl Moves {
             mv,
             parity8,
             rearrange,
+            by_parity,
         }
     }
 

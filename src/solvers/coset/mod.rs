@@ -49,6 +49,7 @@ pub mod bitmap;
 pub mod index;
 pub mod masks;
 pub mod parts;
+pub mod prepass;
 pub mod seeds;
 pub mod settle;
 pub mod writes;
@@ -325,7 +326,8 @@ impl CosetSolver {
 
     /// [`CosetSolver::run`], stopped early when `stop` is set: the depth under way is dropped
     /// (its phase-1 search looks at `stop` before each part of the walk, a prepass only ends
-    /// by itself), and the report, marked `interrupted`, holds the depths finished before it.
+    /// by itself), and the report, marked `interrupted`, holds the depths finished before it
+    /// (the bitmap returned then holds part of the depth under way as well).
     pub fn run_until(
         &self,
         p: &Cube,
@@ -336,7 +338,9 @@ impl CosetSolver {
         let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, &self.masks, p);
         let invert = self.symmetries && *p == Cube::SOLVED;
-        let (mut cur, mut spare) = (Bitmap::new(), Bitmap::new());
+        // `cur`: the set within the depth before; `spare`: for H (`invert`) only, a copy of it,
+        // since a new depth's inverses are those of its elements not in the depth before.
+        let (mut cur, mut spare) = (Bitmap::new(), None);
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
         let mut sample_depths = vec![None; opts.samples.len()];
@@ -347,15 +351,15 @@ impl CosetSolver {
                 break;
             }
             let t0 = Instant::now();
+            if invert {
+                spare = Some(cur.copy());
+            }
             let mut next = if cur.total() == 0 {
-                Bitmap::new()
+                cur
             } else {
-                let next = cur.prepass(self.moves, spare);
-                peak = peak.max(cur.bytes() + next.bytes());
-                next
+                prepass::prepass(cur, self.moves)
             };
-            // The set of the depth before is the next prepass's spare pages.
-            spare = cur;
+            peak = peak.max(next.bytes() + spare.as_ref().map_or(0, Bitmap::bytes));
             let t1 = Instant::now();
             let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
             // A prepass at most elevenfolds a set (itself and ten moves), and H's inverses at
@@ -373,7 +377,8 @@ impl CosetSolver {
                     {
                         // What a prepass-only depth would hold: its inverses too (added
                         // again after the seeds if it is walked after all).
-                        next.add_images(&spare, self.moves, index::Relabel::inverse());
+                        let before = spare.as_ref().expect("the depth before, for H");
+                        next.add_images(before, self.moves, index::Relabel::inverse());
                         ELEMENTS - next.recount() <= opts.settle_below
                     } else {
                         ELEMENTS - count <= opts.settle_below
@@ -393,15 +398,16 @@ impl CosetSolver {
                 0
             };
             if stop.load(Relaxed) {
-                // This depth is not whole: the last finished one is the answer.
-                (interrupted, cur) = (true, spare);
+                // This depth is not whole (the bitmap returned holds part of it).
+                (interrupted, cur) = (true, next);
                 break;
             }
             if invert && !hand_over {
                 // `spare` is the set of the depth before (see above); the seeds came with their
                 // conjugates, and the prepass keeps a set closed under conjugation.
                 next.recount();
-                next.add_images(&spare, self.moves, index::Relabel::inverse());
+                let before = spare.as_ref().expect("the depth before, for H");
+                next.add_images(before, self.moves, index::Relabel::inverse());
             }
             let total = next.recount();
             peak = peak.max(next.bytes());

@@ -282,7 +282,7 @@ fn the_prepass_adds_one_move_of_h_to_dense_and_sparse_pages() {
         let e8 = rng.below(index::WORDS as u64) as usize;
         let bit = rng.below(index::BITS as u64) as usize;
         let e4 = index::e4_at(t.parity8[c] ^ t.parity8[e8], bit);
-        bitmap::set_bit(map.word(c, e8), 1 << index::half()[e4].1);
+        map.set(c, e8, 1 << index::half()[e4].1);
         set.insert(index::element(c, e8, e4));
     }
     map.recount();
@@ -295,7 +295,7 @@ fn the_prepass_adds_one_move_of_h_to_dense_and_sparse_pages() {
                 .map(|&m| g.apply(Move::from_index(m))),
         );
     }
-    let mut next = map.prepass(t, Bitmap::new());
+    let mut next = super::prepass::prepass(map, t);
     let mut got = HashSet::new();
     next.for_each(t, true, |c, e8, e4| {
         got.insert(index::element(c, e8, e4));

@@ -1,6 +1,6 @@
 //! The seeds' bit writes, held back and written page by page.
 //!
-//! A seed sets one bit of a 3.25 GB bitmap at a random place. On a machine whose TLB holds
+//! A seed sets one bit of a 2.44 GB bitmap at a random place. On a machine whose TLB holds
 //! 4 KB entries (a KVM guest backed by 4 KB host pages: `results/coset.md`), each such write
 //! costs a page walk as well as a cache miss, and the writes were about a quarter of a deep
 //! walk's time (depth 15, with the writes left out: 5.9–6.1 s against 7.3–8.5 s). So a walk puts
@@ -15,9 +15,7 @@
 //! full, and at the end of the depth ([`SeedWrites::flush`]). Invariant: every seed pushed is
 //! written by the next flush, exactly once.
 
-use std::sync::atomic::AtomicU16;
-
-use super::bitmap::{Bitmap, set_bit};
+use super::bitmap::Bitmap;
 use crate::pdb::table::prefetch;
 
 /// Seeds a buffer holds before it is written (8 bytes each, and as much again to sort them):
@@ -68,13 +66,17 @@ impl SeedWrites {
             radix_pass(&self.keys, &mut self.scratch, shift);
             std::mem::swap(&mut self.keys, &mut self.scratch);
         }
-        let word = |k: u64| map.word((k >> 32) as usize, (k >> 16 & 0xffff) as usize);
+        let at = |k: u64| ((k >> 32) as usize, (k >> 16 & 0xffff) as usize);
         for i in 0..n {
             if let Some(&ahead) = self.keys.get(i + AHEAD) {
-                prefetch(word(ahead) as *const AtomicU16);
+                let (c, e8) = at(ahead);
+                if let Some(p) = map.word_ptr(c, e8) {
+                    prefetch(p);
+                }
             }
             let k = self.keys[i];
-            set_bit(word(k), k as u16);
+            let (c, e8) = at(k);
+            map.set(c, e8, k as u16);
         }
         self.keys.clear();
     }
