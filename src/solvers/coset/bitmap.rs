@@ -259,9 +259,14 @@ impl Bitmap {
         (self.used.load(Relaxed) as usize * PAGE_BYTES) as u64
     }
 
-    /// A copy of the set, in a bitmap of its own.
-    pub fn copy(&self) -> Bitmap {
-        let mut copy = Bitmap::new();
+    /// A copy of the set, written into the memory of `copy` (whatever set it held: reusing
+    /// its slots spares the kernel's zeroing of new ones).
+    pub fn copy_into(&self, mut copy: Bitmap) -> Bitmap {
+        for c in 0..PAGES {
+            if let Some(s) = copy.slot[c].take() {
+                copy.give_back(s);
+            }
+        }
         let slots: Vec<u32> = (0..PAGES)
             .map(|c| match self.slot_of(c) {
                 NONE => NONE,

@@ -352,7 +352,7 @@ impl CosetSolver {
             }
             let t0 = Instant::now();
             if invert {
-                spare = Some(cur.copy());
+                spare = Some(cur.copy_into(spare.take().unwrap_or_default()));
             }
             let mut next = if cur.total() == 0 {
                 cur
