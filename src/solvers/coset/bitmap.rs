@@ -82,7 +82,7 @@ impl Page {
             .sum()
     }
 
-    /// The bytes from `at` (at most a page's).
+    /// The page's first byte (`PAGE_BYTES` bytes may be read from it).
     pub fn ptr(self) -> *const u8 {
         self.0
     }

@@ -110,7 +110,13 @@ pub fn prepass(mut map: Bitmap, t: &Moves) -> Bitmap {
     let new_counts: Vec<AtomicU32> = (0..PAGES).map(|_| AtomicU32::new(0)).collect();
     let again: Vec<AtomicBool> = (0..PAGES).map(|_| AtomicBool::new(false)).collect();
     let uses: Vec<AtomicU8> = (0..PAGES)
-        .map(|c| AtomicU8::new(if map.slot_of(c) == NONE { 0 } else { 11 }))
+        .map(|c| {
+            AtomicU8::new(if map.slot_of(c) == NONE {
+                0
+            } else {
+                1 + N_P2_MOVES as u8
+            })
+        })
         .collect();
     let (order, cursor) = (order(t), AtomicUsize::new(0));
     {
