@@ -2,8 +2,9 @@
 //! 12-bit words packed end to end.
 //!
 //! A page (one corner permutation) is 40320 words of 12 bits, [`PAGE_BYTES`] bytes: word `e8`
-//! starts at bit `12 · e8`, so it lies in the two bytes from `e8 + e8 / 2`, shifted by 4 when
-//! `e8` is odd. A full bitmap is 40320 such pages, 2.44 GB (the 16-bit words of before took
+//! starts at bit `12 · at`, where `at` is its *place* ([`place`]: `e8` or its neighbour rank,
+//! so that the place's last bit is the word's parity), so it lies in the two bytes from
+//! `at + at / 2`, shifted by 4 when `at` is odd. A full bitmap is 40320 such pages, 2.44 GB (the 16-bit words of before took
 //! 3.25 GB, and a prepass needed two bitmaps).
 //!
 //! Pages live in *slots* of one anonymous mapping advised to use huge pages (a seed's bit lands
@@ -23,7 +24,7 @@ use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
-use super::index::{BITS, Moves, PAGES, Relabel, WORD_MASK, WORDS, e4_at, half};
+use super::index::{BITS, Moves, PAGES, Relabel, WORD_MASK, WORDS, byte_of, e4_at, half, place};
 use crate::pdb::huge::HugeArray;
 
 /// Bytes of a page's words (12 bits each).
@@ -66,10 +67,16 @@ impl Page {
     /// Word `e8` (`e8 < WORDS`).
     #[inline(always)]
     pub fn word(self, e8: usize) -> u16 {
-        debug_assert!(e8 < WORDS);
-        // SAFETY: the two bytes from `e8 + e8 / 2` lie within the page's PAGE_BYTES.
-        let two = unsafe { self.0.add(e8 + e8 / 2).cast::<u16>().read_unaligned() };
-        two >> ((e8 & 1) * 4) & WORD_MASK
+        self.at(place(e8))
+    }
+
+    /// The word at place `at` ([`place`]).
+    #[inline(always)]
+    pub fn at(self, at: usize) -> u16 {
+        debug_assert!(at < WORDS);
+        // SAFETY: the two bytes from `byte_of(at)` lie within the page's PAGE_BYTES.
+        let two = unsafe { self.0.add(byte_of(at)).cast::<u16>().read_unaligned() };
+        two >> ((at & 1) * 4) & WORD_MASK
     }
 
     /// Set bits in the page.
@@ -196,8 +203,16 @@ impl Bitmap {
     /// [`Bitmap::set`] in slot `s`.
     #[inline(always)]
     pub fn set_in(&self, s: u32, e8: usize, bits: u16) {
-        let at = s as usize * PAGE_BYTES + e8 + e8 / 2;
-        let shifted = (bits as u32) << ((e8 & 1) * 4);
+        let at = place(e8);
+        self.set_at(s, byte_of(at), at & 1, bits);
+    }
+
+    /// Sets bits `bits` of the word at byte `byte` of slot `s`, which starts there at bit 0
+    /// (`odd` 0) or 4 (`odd` 1), as [`Bitmap::set`] does.
+    #[inline(always)]
+    pub fn set_at(&self, s: u32, byte: usize, odd: usize, bits: u16) {
+        let at = s as usize * PAGE_BYTES + byte;
+        let shifted = (bits as u32) << (odd * 4);
         for (i, byte) in self.mem[at..at + 2].iter().enumerate() {
             let b = (shifted >> (8 * i)) as u8;
             if b != 0 && byte.load(Relaxed) & b != b {
@@ -210,7 +225,7 @@ impl Bitmap {
     #[inline(always)]
     pub fn word_ptr(&self, c: usize, e8: usize) -> Option<*const u8> {
         let s = *self.slot[c].get()?;
-        Some(self.slot_ptr(s).wrapping_add(e8 + e8 / 2) as *const u8)
+        Some(self.slot_ptr(s).wrapping_add(byte_of(place(e8))) as *const u8)
     }
 
     /// Word `e8` of page `c`, read byte by byte with atomic loads: for a page that other
@@ -219,9 +234,13 @@ impl Bitmap {
         let Some(&s) = self.slot[c].get() else {
             return 0;
         };
-        let at = s as usize * PAGE_BYTES + e8 + e8 / 2;
-        let two = u16::from_le_bytes([self.mem[at].load(Relaxed), self.mem[at + 1].load(Relaxed)]);
-        two >> ((e8 & 1) * 4) & WORD_MASK
+        let at = place(e8);
+        let byte = s as usize * PAGE_BYTES + byte_of(at);
+        let two = u16::from_le_bytes([
+            self.mem[byte].load(Relaxed),
+            self.mem[byte + 1].load(Relaxed),
+        ]);
+        two >> ((at & 1) * 4) & WORD_MASK
     }
 
     /// Is the element in the set?

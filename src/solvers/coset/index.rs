@@ -46,6 +46,50 @@ pub const BITS: usize = N_SLICE_PERM / 2;
 pub const ELEMENTS: u64 = (PAGES * WORDS * BITS) as u64;
 /// The bits of a word that hold elements.
 pub const WORD_MASK: u16 = (1 << BITS) - 1;
+/// Phase-2 moves that keep the U/D edges' parity (U2 and D2: two swaps); the other eight
+/// change it (a quarter turn is a 4-cycle, a half turn R2, F2, L2 or B2 swaps one U edge with
+/// one D edge). Checked against the move tables when [`Moves`] is built.
+pub const SAME_PARITY: [bool; N_P2_MOVES] = {
+    let mut same = [false; N_P2_MOVES];
+    same[1] = true;
+    same[6] = true;
+    same
+};
+
+/// Parity of each 8-element Lehmer rank, a bit each: the sum of its mixed-radix digits (each
+/// digit counts inversions).
+const PARITY8: [u64; N_PERM8 / 64] = {
+    let mut bits = [0u64; N_PERM8 / 64];
+    let mut r = 0;
+    while r < N_PERM8 {
+        let (mut x, mut radix, mut p) = (r, 2, 0);
+        while radix <= 8 {
+            p ^= x % radix & 1;
+            x /= radix;
+            radix += 1;
+        }
+        bits[r / 64] |= (p as u64) << (r % 64);
+        r += 1;
+    }
+    bits
+};
+
+/// Where word `e8` lies in a page: its *place*, whose last bit is the word's parity. The ranks
+/// `2j` and `2j + 1` differ by a swap of the last two edges, so one of them is odd and the
+/// place only swaps the two when needed. The prepass knows thereby, for each move, whether a
+/// neighbour word lies at an even or an odd place, that is, how far to shift it.
+#[inline(always)]
+pub fn place(e8: usize) -> usize {
+    e8 ^ ((e8 as u64 ^ PARITY8[e8 / 64] >> (e8 % 64)) & 1) as usize
+}
+
+/// The byte at which the word at place `at` starts in a page (shifted by 4 bits if `at` is
+/// odd: 12-bit words packed end to end).
+#[inline(always)]
+pub const fn byte_of(at: usize) -> usize {
+    at + at / 2
+}
+
 const PERM4: PartialPerm = permutation(4);
 const PERM8: PartialPerm = permutation(8);
 
@@ -78,6 +122,9 @@ pub struct Moves {
     pub mv: &'static MoveTables,
     /// Parity of each 8-element Lehmer rank (corners and U/D edges alike).
     pub parity8: Vec<u8>,
+    /// `word_at[at * 10 + k]`: the byte ([`byte_of`]) of the word at place `at` ([`place`])
+    /// moved by phase-2 move `k`: the prepass's table, by places.
+    pub word_at: Vec<u16>,
     /// Per phase-2 move `k`: `None` when it keeps the slice (U and D turns), else the
     /// rearrangement of a word's bits, by the *target* word's slice parity, split in a low and a
     /// high 6-bit table: `[parity][0 | 1][six bits]`.
@@ -117,11 +164,24 @@ impl Moves {
 
     fn new() -> Moves {
         let mv = MoveTables::get();
-        let parity8 = (0..N_PERM8)
+        let parity8: Vec<u8> = (0..N_PERM8)
             .map(|r| {
                 let mut p = [0u8; 8];
                 PERM8.unrank(r as u64, &mut p);
                 parity(&p)
+            })
+            .collect();
+        for (e8, &p) in parity8.iter().enumerate() {
+            assert_eq!(place(e8) & 1, p as usize, "the place of word {e8}");
+            for (k, &same) in SAME_PARITY.iter().enumerate() {
+                let to = mv.ud_edges[e8 * N_P2_MOVES + k] as usize;
+                assert_eq!(parity8[to] == p, same, "move {k}'s parity");
+            }
+        }
+        let word_at = (0..WORDS * N_P2_MOVES)
+            .map(|i| {
+                let (at, k) = (i / N_P2_MOVES, i % N_P2_MOVES);
+                byte_of(place(mv.ud_edges[place(at) * N_P2_MOVES + k] as usize)) as u16
             })
             .collect();
         let rearrange: [Option<Box<Rearrangement>>; N_P2_MOVES] =
@@ -166,6 +226,7 @@ impl Moves {
             slice_bit,
             mv,
             parity8,
+            word_at,
             rearrange,
             by_parity,
         }

@@ -18,7 +18,11 @@
 //! A gather reads every word of a neighbour, set or not, so a *sparse* neighbour (fewer than
 //! [`SPARSE`] bits, as are all pages up to about depth 15) is left out of it: when its old page
 //! is given back, its set words are or-ed into its ten targets' new pages first (the word
-//! moved by the inverse move), which are then counted again.
+//! moved by the inverse move), one target at a time under the target's lock, counting the
+//! bits it adds.
+//!
+//! A page nearly full (at depth 19 on) is gathered only where its own word is not full: the
+//! last prepass of a proof is then little more than a copy.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -26,13 +30,17 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicUsize, Ordering::*};
 
 use super::bitmap::{Bitmap, FULL, NONE, PAGE_BYTES, Page};
-use super::index::{COPIED, MAPPED, Moves, PAGES, WORD_MASK, WORDS};
+use super::index::{COPIED, MAPPED, Moves, PAGES, SAME_PARITY, WORD_MASK, WORDS};
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
 
 /// Pages with fewer set bits than this are spread by the prepass from the page itself to its
 /// ten targets; denser pages are gathered by each target. A sparse page's words cost one
 /// scan and a write per set word and move, instead of a read per target word and move.
 const SPARSE: u32 = (WORDS / 8) as u32;
+
+/// Pages with at least this many set bits are gathered word by word only where their own
+/// word is not full: nearly all are, and the branch is then nearly always guessed right.
+const NEARLY_FULL: u32 = FULL / 100 * 95;
 
 /// Target pages a thread takes from the order at once.
 const CHUNK: usize = 8;
@@ -108,7 +116,7 @@ pub fn prepass(mut map: Bitmap, t: &Moves) -> Bitmap {
     let counts = map.counts().to_vec();
     let new: Vec<AtomicU32> = (0..PAGES).map(|_| AtomicU32::new(NONE)).collect();
     let new_counts: Vec<AtomicU32> = (0..PAGES).map(|_| AtomicU32::new(0)).collect();
-    let again: Vec<AtomicBool> = (0..PAGES).map(|_| AtomicBool::new(false)).collect();
+    let locks: Vec<AtomicBool> = (0..PAGES).map(|_| AtomicBool::new(false)).collect();
     let uses: Vec<AtomicU8> = (0..PAGES)
         .map(|c| {
             AtomicU8::new(if map.slot_of(c) == NONE {
@@ -122,6 +130,7 @@ pub fn prepass(mut map: Bitmap, t: &Moves) -> Bitmap {
     {
         let map = &map;
         rayon::broadcast(|_| {
+            let mut words = Vec::with_capacity(WORDS);
             loop {
                 let at = cursor.fetch_add(CHUNK, Relaxed);
                 if at >= PAGES {
@@ -129,14 +138,18 @@ pub fn prepass(mut map: Bitmap, t: &Moves) -> Bitmap {
                 }
                 for &c in &order[at..(at + CHUNK).min(PAGES)] {
                     let c = c as usize;
-                    let (slot, count, sparse_source) = target(map, t, &counts, c);
+                    let (slot, count) = target(map, t, &counts, c);
                     new_counts[c].store(count, Relaxed);
-                    again[c].store(sparse_source, Relaxed);
                     new[c].store(slot, Release);
                     for d in std::iter::once(c).chain((0..N_P2_MOVES).map(|k| neighbour(t, c, k))) {
                         if uses[d].load(Relaxed) != 0 && uses[d].fetch_sub(1, AcqRel) == 1 {
                             if sparse(counts[d]) {
-                                scatter(map, t, d, &new);
+                                let to = Targets {
+                                    new: &new,
+                                    counts: &new_counts,
+                                    locks: &locks,
+                                };
+                                scatter(map, t, d, &to, &mut words);
                             }
                             map.give_back(map.slot_of(d));
                         }
@@ -145,29 +158,21 @@ pub fn prepass(mut map: Bitmap, t: &Moves) -> Bitmap {
             }
         });
     }
-    let new: Vec<u32> = new.into_iter().map(AtomicU32::into_inner).collect();
-    let counts = new
-        .iter()
-        .zip(new_counts.into_iter().zip(again))
-        .map(|(&s, (n, again))| match again.into_inner() {
-            true => map.slot_page(s).popcount(),
-            false => n.into_inner(),
-        })
-        .collect();
-    map.set_pages(new.into_iter(), counts);
+    let counts = new_counts.into_iter().map(AtomicU32::into_inner).collect();
+    map.set_pages(new.into_iter().map(AtomicU32::into_inner), counts);
     map
 }
 
 /// Target page `c` of the prepass, written into a new slot from its own old page and its
-/// dense old neighbours: its slot ([`NONE`] if empty), its count (without the sparse
-/// neighbours), and whether a sparse neighbour will scatter into it.
-fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32, bool) {
+/// dense old neighbours: its slot ([`NONE`] if empty) and its count (without the sparse
+/// neighbours, which add theirs as they scatter into it).
+fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32) {
     if counts[c] == FULL {
         let s = map.take_slot(false);
         // SAFETY: the slot is this thread's until published.
         unsafe { std::ptr::write_bytes(map.slot_ptr(s), 0xff, PAGE_BYTES - 8) };
         unsafe { std::ptr::write_bytes(map.slot_ptr(s).add(PAGE_BYTES - 8), 0, 8) };
-        return (s, FULL, false);
+        return (s, FULL);
     }
     // The dense non-empty neighbours, each with the mask of its word index: an empty or
     // sparse neighbour reads word 0 of the zero page, so the loop below has no branch.
@@ -185,107 +190,159 @@ fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32, bool)
         }
     }
     if !dense && !sparse_source && counts[c] == 0 {
-        return (NONE, 0, false);
+        return (NONE, 0);
     }
     let s = map.take_slot(false);
     let (own, dst) = (map.page(c), map.slot_ptr(s));
     if !dense {
         // SAFETY: a new slot (this thread's) and an old page no one writes.
         unsafe { std::ptr::copy_nonoverlapping(own.ptr(), dst, PAGE_BYTES) };
-        return (s, counts[c], sparse_source);
+        return (s, counts[c]);
     }
-    (s, gather(t, c, &sources, own, dst), sparse_source)
+    let count = match counts[c] >= NEARLY_FULL {
+        true => gather::<true>(t, c, &sources, own, dst),
+        false => gather::<false>(t, c, &sources, own, dst),
+    };
+    (s, count)
 }
 
 /// Writes target page `c` of a prepass into `dst`: each word is its own word in `own` or-ed
 /// with its ten neighbours' words, `sources[k]` being page `c · m_k` with the mask of its word
-/// index (0 for a neighbour left out). Returns the set bits written.
+/// bytes (0 for a neighbour left out). Returns the set bits written.
 ///
 /// This loop is the prepass's time: it has no branch that depends on the data, since a
-/// mispredicted branch per neighbour cost more than the loads it saved. Two words (three
-/// bytes) are stored at once, as four bytes whose last the next store overwrites.
+/// mispredicted branch per neighbour cost more than the loads it saved. It walks the target
+/// words by places ([`super::index::place`]), two at a time (three bytes, stored as four whose
+/// last the next store overwrites): the even place's word has parity 0, the odd one's 1, and
+/// each neighbour's place is even or odd by its move alone ([`SAME_PARITY`]), so a neighbour
+/// word is one table load, one load and a fixed shift.
 #[inline(never)]
-fn gather(
+fn gather<const SKIP: bool>(
     t: &Moves,
     c: usize,
     sources: &[(Page, u16); N_P2_MOVES],
     own: Page,
     dst: *mut u8,
 ) -> u32 {
-    let parity_c = t.parity8[c];
+    let parity_c = t.parity8[c] as usize;
     let mut count = 0;
-    let rows = t.mv.ud_edges.chunks_exact(2 * N_P2_MOVES);
-    for (pair, (rows, parities)) in rows.zip(t.parity8.chunks_exact(2)).enumerate() {
+    for (pair, rows) in t.word_at.chunks_exact(2 * N_P2_MOVES).enumerate() {
         let (even, odd) = rows.split_at(N_P2_MOVES);
         let (even, odd) = (even.try_into().expect("ten"), odd.try_into().expect("ten"));
-        let e8 = 2 * pair;
-        let two = gather_word(t, sources, own.word(e8), even, parity_c ^ parities[0]) as u32
-            | (gather_word(t, sources, own.word(e8 + 1), odd, parity_c ^ parities[1]) as u32) << 12;
-        // SAFETY: bytes 3·pair .. 3·pair + 4 lie within the slot (PAGE_BYTES has 8 spare).
+        // SAFETY: bytes 3·pair .. 3·pair + 4 lie within the page (PAGE_BYTES has 8 spare).
+        let own = unsafe { own.ptr().add(3 * pair).cast::<u32>().read_unaligned() };
+        let two = gather_word::<0, SKIP>(t, sources, own, even, parity_c)
+            | gather_word::<1, SKIP>(t, sources, own >> 12, odd, parity_c ^ 1) << 12;
+        // SAFETY: as above, within the slot.
         unsafe { dst.add(3 * pair).cast::<u32>().write_unaligned(two) };
         count += two.count_ones();
     }
     count
 }
 
-/// One word of [`gather`]: `own` or-ed with the ten neighbours' words at `row` (the word's
-/// row of the U/D edge move table), for a target word of slice parity `p`.
+/// One word of [`gather`], at a place whose last bit is `ODD`: `own` (in its low 12 bits)
+/// or-ed with the ten neighbours' words at bytes `row` (the place's row of
+/// [`Moves::word_at`]), for a target word of slice parity `p`.
 #[inline(always)]
-fn gather_word(
+fn gather_word<const ODD: usize, const SKIP: bool>(
     t: &Moves,
     sources: &[(Page, u16); N_P2_MOVES],
-    own: u16,
+    own: u32,
     row: &[u16; N_P2_MOVES],
-    p: u8,
-) -> u16 {
+    p: usize,
+) -> u32 {
+    // The neighbour's word, with stray high bits when it lies at an even place: they are
+    // masked below (the half turns' tables take six bits at a time).
     let read = |k: usize| {
         let (src, mask) = sources[k];
-        src.word((row[k] & mask) as usize)
+        // SAFETY: the two bytes from a word's byte lie within the page's PAGE_BYTES.
+        let two = unsafe {
+            src.ptr()
+                .add((row[k] & mask) as usize)
+                .cast::<u16>()
+                .read_unaligned()
+        };
+        match (ODD == 1) == SAME_PARITY[k] {
+            true => two as u32 >> 4,
+            false => two as u32,
+        }
     };
+    if SKIP && own & WORD_MASK as u32 == WORD_MASK as u32 {
+        return WORD_MASK as u32;
+    }
     let mut w = own;
     for k in COPIED {
         w |= read(k);
     }
-    let by_move = &t.by_parity[p as usize];
+    let by_move = &t.by_parity[p];
     for (j, k) in MAPPED.into_iter().enumerate() {
         let s = read(k) as usize;
-        w |= by_move[j][0][s & 63] | by_move[j][1][s >> 6 & 63];
+        w |= (by_move[j][0][s & 63] | by_move[j][1][s >> 6 & 63]) as u32;
     }
-    w
+    w & WORD_MASK as u32
+}
+
+/// The new pages a sparse page scatters into, with their counts and a lock each.
+struct Targets<'a> {
+    /// Each page's new slot.
+    new: &'a [AtomicU32],
+    /// Each new page's set bits.
+    counts: &'a [AtomicU32],
+    /// Held while a sparse page scatters into the new page, so that the words are or-ed with
+    /// plain loads and stores.
+    locks: &'a [AtomicBool],
 }
 
 /// The prepass of a sparse page `s`, when its old page is about to be given back: each of its
-/// words is moved by the inverse of each move of H to its target, in the new pages (all
-/// written: every target of `s` is done), and or-ed in there.
-fn scatter(map: &Bitmap, t: &Moves, s: usize, new: &[AtomicU32]) {
+/// set words (gathered into `words` first) is moved by the inverse of each move of H to its
+/// target, in the new pages (all written: every target of `s` is done), and or-ed in there,
+/// the new bits counted.
+fn scatter(map: &Bitmap, t: &Moves, s: usize, to: &Targets, words: &mut Vec<(u16, u16)>) {
     let src = map.page(s);
-    let targets: [(u32, u8); N_P2_MOVES] = std::array::from_fn(|k| {
-        let c = neighbour(t, s, INVERSE[k]);
-        (new[c].load(Acquire), t.parity8[c])
-    });
+    words.clear();
     // Eight words (12 bytes) at a time, skipping those that are all zero.
     for block in 0..WORDS / 8 {
         // SAFETY: the 16 bytes from 12·block lie within the page's PAGE_BYTES.
         let bytes = unsafe { src.ptr().add(12 * block).cast::<u128>().read_unaligned() };
-        if bytes & ((1 << 96) - 1) == 0 {
-            continue;
+        if bytes & ((1 << 96) - 1) != 0 {
+            let set = (8 * block..8 * block + 8).map(|at| (at as u16, src.at(at)));
+            words.extend(set.filter(|&(_, w)| w != 0));
         }
-        for e8s in 8 * block..8 * block + 8 {
-            let w = src.word(e8s);
-            if w == 0 {
-                continue;
-            }
-            let row = &t.mv.ud_edges[e8s * N_P2_MOVES..][..N_P2_MOVES];
-            for (k, &(slot, parity_c)) in targets.iter().enumerate() {
-                let e8 = row[INVERSE[k]] as usize;
-                let bits = if t.keeps_slice(k) {
-                    w
-                } else {
-                    t.rearrange(k, parity_c ^ t.parity8[e8], w)
-                };
-                debug_assert!(slot != NONE && bits & !WORD_MASK == 0);
-                map.set_in(slot, e8, bits);
+    }
+    for k in 0..N_P2_MOVES {
+        let back = INVERSE[k];
+        let c = neighbour(t, s, back);
+        let (slot, parity_c) = (to.new[c].load(Acquire), t.parity8[c]);
+        debug_assert!(slot != NONE);
+        let dst = map.slot_ptr(slot);
+        while to.locks[c]
+            .compare_exchange_weak(false, true, Acquire, Relaxed)
+            .is_err()
+        {
+            std::hint::spin_loop();
+        }
+        let mut added = 0;
+        for &(at, w) in words.iter() {
+            let at = at as usize;
+            let odd = at & 1 ^ !SAME_PARITY[back] as usize;
+            let bits = match t.keeps_slice(k) {
+                true => w,
+                false => t.rearrange(k, parity_c ^ odd as u8, w),
+            };
+            debug_assert!(bits & !WORD_MASK == 0);
+            // SAFETY: the word's two bytes lie within the slot; the lock makes this thread the
+            // only one writing the page, and no thread reads a new page during the prepass.
+            unsafe {
+                let word = dst
+                    .add(t.word_at[at * N_P2_MOVES + back] as usize)
+                    .cast::<u16>();
+                let old = word.read_unaligned();
+                let new = old | bits << (odd * 4);
+                added += (old ^ new).count_ones();
+                word.write_unaligned(new);
             }
         }
+        to.locks[c].store(false, Release);
+        to.counts[c].fetch_add(added, Relaxed);
     }
 }

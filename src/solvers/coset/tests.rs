@@ -287,8 +287,44 @@ fn the_prepass_adds_one_move_of_h_to_dense_and_sparse_pages() {
     }
     map.recount();
     assert!(map.counts_of(c0) > 5000, "a dense page");
+    check_prepass(map, &set);
+}
+
+/// The prepass of a nearly full page (gathered only where its own word is not full) next to a
+/// dense one, against the cubies.
+#[test]
+fn the_prepass_of_a_nearly_full_page_misses_no_element() {
+    use std::collections::HashSet;
+    let t = Moves::get();
+    let mut rng = Rng::new(53);
+    let (c0, mut set, mut map) = (4321, HashSet::new(), Bitmap::new());
+    let c1 = t.mv.corners[c0 * coord::N_MOVES + coord::P2_MOVES[3]] as usize;
+    for e8 in 0..index::WORDS {
+        // Every word of c0 full but one in 40 (a random bit missing), and c1 sparser.
+        let gap = match rng.below(40) {
+            0 => 1 << rng.below(index::BITS as u64),
+            _ => 0,
+        };
+        for (c, bits) in [(c0, index::WORD_MASK & !gap), (c1, 0x111 << (e8 % 3))] {
+            map.set(c, e8, bits);
+            let p = t.parity8[c] ^ t.parity8[e8];
+            for bit in (0..index::BITS).filter(|b| bits >> b & 1 == 1) {
+                set.insert(index::element(c, e8, index::e4_at(p, bit)));
+            }
+        }
+    }
+    map.recount();
+    assert!(map.counts_of(c0) > index::ELEMENTS as u32 / index::PAGES as u32 / 100 * 97);
+    check_prepass(map, &set);
+}
+
+/// The prepass of `map`, whose elements are `set`, against the cubies: each element and its
+/// images under the ten moves of H.
+fn check_prepass(map: Bitmap, set: &std::collections::HashSet<crate::cube::Cube>) {
+    use std::collections::HashSet;
+    let t = Moves::get();
     let mut want = set.clone();
-    for g in &set {
+    for g in set {
         want.extend(
             coord::P2_MOVES
                 .iter()
