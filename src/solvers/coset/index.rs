@@ -64,7 +64,7 @@ const PARITY8: [u64; N_PERM8 / 64] = {
     while r < N_PERM8 {
         let (mut x, mut radix, mut p) = (r, 2, 0);
         while radix <= 8 {
-            p ^= x % radix & 1;
+            p ^= (x % radix) & 1;
             x /= radix;
             radix += 1;
         }
