@@ -53,7 +53,7 @@ pub const FULL: u32 = (WORDS * BITS) as u32;
 pub struct Page(*const u8);
 
 // SAFETY: a `Page` only reads; the bitmap's users keep a page from being written while it is
-// read through one (the prepass reads pages no thread writes; see `Bitmap::add_images`).
+// read through one (the prepass reads pages no thread writes).
 unsafe impl Send for Page {}
 // SAFETY: as above.
 unsafe impl Sync for Page {}
@@ -228,21 +228,6 @@ impl Bitmap {
         Some(self.slot_ptr(s).wrapping_add(byte_of(place(e8))) as *const u8)
     }
 
-    /// Word `e8` of page `c`, read byte by byte with atomic loads: for a page that other
-    /// threads may be setting bits in.
-    fn word_atomic(&self, c: usize, e8: usize) -> u16 {
-        let Some(&s) = self.slot[c].get() else {
-            return 0;
-        };
-        let at = place(e8);
-        let byte = s as usize * PAGE_BYTES + byte_of(at);
-        let two = u16::from_le_bytes([
-            self.mem[byte].load(Relaxed),
-            self.mem[byte + 1].load(Relaxed),
-        ]);
-        two >> ((at & 1) * 4) & WORD_MASK
-    }
-
     /// Is the element in the set?
     pub fn contains(&self, c: usize, e8: usize, e4: usize) -> bool {
         self.page(c).word(e8) >> half()[e4].1 & 1 == 1
@@ -278,55 +263,67 @@ impl Bitmap {
         (self.used.load(Relaxed) as usize * PAGE_BYTES) as u64
     }
 
-    /// A copy of the set, written into the memory of `copy` (whatever set it held: reusing
-    /// its slots spares the kernel's zeroing of new ones).
-    pub fn copy_into(&self, mut copy: Bitmap) -> Bitmap {
-        for c in 0..PAGES {
-            if let Some(s) = copy.slot[c].take() {
-                copy.give_back(s);
-            }
-        }
-        let slots: Vec<u32> = (0..PAGES)
-            .map(|c| match self.slot_of(c) {
-                NONE => NONE,
-                _ => copy.take_slot(false),
+    /// Adds the image under `r` of every element (the caller counts again). Used on H itself,
+    /// whose set within `d` moves is closed under inversion, with `r` the inversion; `r` must
+    /// map pages in pairs (`r` twice is the identity on pages) and keep a word's parity (so
+    /// its place's last bit), as every [`Relabel`] does.
+    ///
+    /// An element's image lies in the page paired with its own, so each pair of pages is one
+    /// task: both read from a copy of their old words, both written in place with plain
+    /// stores; a page's words all go to one page of 60 KB, so the writes stay in the cache.
+    pub fn close_under(&mut self, t: &Moves, r: &Relabel) {
+        // The byte of the image's word, by the source word's place.
+        let to: Vec<u16> = (0..WORDS)
+            .map(|at| {
+                let image = place(r.word[place(at)] as usize);
+                debug_assert_eq!(image & 1, at & 1, "a relabel keeps the parity");
+                byte_of(image) as u16
             })
             .collect();
-        slots.par_iter().enumerate().for_each(|(c, &s)| {
-            if s != NONE {
-                // SAFETY: `s` is this page's new slot alone; the source is read only.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(self.page(c).ptr(), copy.slot_ptr(s), PAGE_BYTES)
-                };
+        let pairs: Vec<(usize, usize)> = (0..PAGES)
+            .map(|c| (c, r.page[c] as usize))
+            .filter(|&(c, c2)| c <= c2 && (self.counts[c] != 0 || self.counts[c2] != 0))
+            .collect();
+        for &(c, c2) in &pairs {
+            assert_eq!(r.page[c2] as usize, c, "the relabel pairs its pages");
+            for page in [c, c2] {
+                self.slot[page].get_or_init(|| self.take_slot(true));
             }
-        });
-        copy.set_pages(slots.into_iter(), self.counts.clone());
-        copy
-    }
-
-    /// Adds the image under `r` of every element in `self` but not in `before` (both
-    /// counted), for each page whose count the two differ in; the caller counts again. Used on
-    /// H itself, whose set within `d` moves is closed under each [`Relabel`]. A page's new
-    /// elements all go to one page of 60 KB, so the writes stay in the cache.
-    ///
-    /// A page may be read while another thread adds images to it (so it is read with atomic
-    /// loads): those are images of new elements, so new elements too (of the same distance),
-    /// and adding their images is sound.
-    pub fn add_images(&self, before: &Bitmap, t: &Moves, r: &Relabel) {
-        (0..PAGES)
-            .into_par_iter()
-            .filter(|&c| self.counts[c] != before.counts[c])
-            .for_each(|c| {
-                let was = before.page(c);
-                let target = r.page[c] as usize;
-                for e8 in 0..WORDS {
-                    let new = self.word_atomic(c, e8) & !was.word(e8);
-                    if new != 0 {
-                        let p = t.parity8[c] ^ t.parity8[e8];
-                        self.set(target, r.word[e8] as usize, r.bits(p, new));
+        }
+        let map = &*self;
+        pairs.par_iter().for_each_init(
+            || vec![0u8; 2 * PAGE_BYTES],
+            |old, &(c, c2)| {
+                let (a, b) = old.split_at_mut(PAGE_BYTES);
+                for (page, copy) in [(c, &mut *a), (c2, &mut *b)] {
+                    // SAFETY: this task alone touches pages c and c2.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            map.page(page).ptr(),
+                            copy.as_mut_ptr(),
+                            PAGE_BYTES,
+                        )
+                    };
+                }
+                let sources = [(c, &*a, c2), (c2, &*b, c)];
+                for &(from, words, into) in &sources[..if c == c2 { 1 } else { 2 }] {
+                    let (src, p0, dst) = (Page(words.as_ptr()), t.parity8[from], map.page(into));
+                    for (at, &byte) in to.iter().enumerate() {
+                        let w = src.at(at);
+                        if w == 0 {
+                            continue;
+                        }
+                        let bits = r.bits(p0 ^ (at & 1) as u8, w) << ((at & 1) * 4);
+                        // SAFETY: the word's two bytes lie within the page's slot, which only
+                        // this task touches.
+                        unsafe {
+                            let word = (dst.ptr() as *mut u8).add(byte as usize).cast::<u16>();
+                            word.write_unaligned(word.read_unaligned() | bits);
+                        }
                     }
                 }
-            });
+            },
+        );
     }
 
     /// Calls `f(c, e8, e4)` for every element in the set (`present`), or for every element not

@@ -312,7 +312,7 @@ fn map_word(t: &[[u16; 64]; 2], w: u16) -> u16 {
 /// the 16 symmetries that keep the UD axis (which keep U/D edges and slice edges apart). So the
 /// image's page depends on the page only, its word on the word only, and its bit on the bit
 /// (and the parity, which every such map keeps). H's set of elements within `d` moves is closed
-/// under all of them, since each takes a sequence to one as long ([`super::bitmap::Bitmap::add_images`]).
+/// under all of them, since each takes a sequence to one as long ([`super::bitmap::Bitmap::close_under`]).
 pub struct Relabel {
     /// The image's page by the page.
     pub page: Vec<u16>,

@@ -18,7 +18,7 @@
 //! inversion (a sequence to `g`, read backwards and inverted, goes to `g⁻¹` in as many moves)
 //! and under conjugation by the 16 symmetries that keep the UD axis (which map moves of H to
 //! moves of H). So the seeds need only begin with R; each seed comes with its 15 conjugates,
-//! and each depth's new elements get their inverses added ([`Bitmap::add_images`]):
+//! and each depth's set is closed under inversion ([`Bitmap::close_under`]):
 //! - if an optimal sequence to `g` begins with a move `m` of H, the one to `g⁻¹` ends with
 //!   `m⁻¹`, so the prepass finds `g⁻¹` and the inversion `g`;
 //! - else it begins with a quarter turn of R, L, F or B, and a symmetry `S` turns that into R.
@@ -338,9 +338,8 @@ impl CosetSolver {
         let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, &self.masks, p);
         let invert = self.symmetries && *p == Cube::SOLVED;
-        // `cur`: the set within the depth before; `spare`: for H (`invert`) only, a copy of it,
-        // since a new depth's inverses are those of its elements not in the depth before.
-        let (mut cur, mut spare) = (Bitmap::new(), None);
+        // `cur`: the set within the depth before.
+        let mut cur = Bitmap::new();
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
         let mut sample_depths = vec![None; opts.samples.len()];
@@ -351,15 +350,12 @@ impl CosetSolver {
                 break;
             }
             let t0 = Instant::now();
-            if invert {
-                spare = Some(cur.copy_into(spare.take().unwrap_or_default()));
-            }
             let mut next = if cur.total() == 0 {
                 cur
             } else {
                 prepass::prepass(cur, self.moves)
             };
-            peak = peak.max(next.bytes() + spare.as_ref().map_or(0, Bitmap::bytes));
+            peak = peak.max(next.bytes());
             let t1 = Instant::now();
             let (before, before_exact) = rows.last().map_or((0, true), |r| (r.total, r.exact));
             // A prepass at most elevenfolds a set (itself and ten moves), and H's inverses at
@@ -377,8 +373,7 @@ impl CosetSolver {
                     {
                         // What a prepass-only depth would hold: its inverses too (added
                         // again after the seeds if it is walked after all).
-                        let before = spare.as_ref().expect("the depth before, for H");
-                        next.add_images(before, self.moves, index::Relabel::inverse());
+                        next.close_under(self.moves, index::Relabel::inverse());
                         ELEMENTS - next.recount() <= opts.settle_below
                     } else {
                         ELEMENTS - count <= opts.settle_below
@@ -403,11 +398,9 @@ impl CosetSolver {
                 break;
             }
             if invert && !hand_over {
-                // `spare` is the set of the depth before (see above); the seeds came with their
-                // conjugates, and the prepass keeps a set closed under conjugation.
-                next.recount();
-                let before = spare.as_ref().expect("the depth before, for H");
-                next.add_images(before, self.moves, index::Relabel::inverse());
+                // The seeds came with their conjugates, and the prepass keeps a set closed
+                // under conjugation; inversion adds the rest.
+                next.close_under(self.moves, index::Relabel::inverse());
             }
             let total = next.recount();
             peak = peak.max(next.bytes());
