@@ -125,6 +125,8 @@ pub struct Moves {
     /// `word_at[at * 10 + k]`: the byte ([`byte_of`]) of the word at place `at` ([`place`])
     /// moved by phase-2 move `k`: the prepass's table, by places.
     pub word_at: Vec<u16>,
+    /// The same table by move, then place (`[k * WORDS + at]`), for the vector gather.
+    pub word_at_by_move: Vec<u16>,
     /// Per phase-2 move `k`: `None` when it keeps the slice (U and D turns), else the
     /// rearrangement of a word's bits, by the *target* word's slice parity, split in a low and a
     /// high 6-bit table: `[parity][0 | 1][six bits]`.
@@ -178,11 +180,14 @@ impl Moves {
                 assert_eq!(parity8[to] == p, same, "move {k}'s parity");
             }
         }
-        let word_at = (0..WORDS * N_P2_MOVES)
+        let word_at: Vec<u16> = (0..WORDS * N_P2_MOVES)
             .map(|i| {
                 let (at, k) = (i / N_P2_MOVES, i % N_P2_MOVES);
                 byte_of(place(mv.ud_edges[place(at) * N_P2_MOVES + k] as usize)) as u16
             })
+            .collect();
+        let word_at_by_move = (0..WORDS * N_P2_MOVES)
+            .map(|i| word_at[i % WORDS * N_P2_MOVES + i / WORDS])
             .collect();
         let rearrange: [Option<Box<Rearrangement>>; N_P2_MOVES] =
             std::array::from_fn(|k| rearrangement(mv, k));
@@ -227,6 +232,7 @@ impl Moves {
             mv,
             parity8,
             word_at,
+            word_at_by_move,
             rearrange,
             by_parity,
         }

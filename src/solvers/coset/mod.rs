@@ -52,6 +52,7 @@ pub mod parts;
 pub mod prepass;
 pub mod seeds;
 pub mod settle;
+pub mod simd;
 pub mod writes;
 
 use std::path::Path;

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicUsize, Ordering::
 
 use super::bitmap::{Bitmap, FULL, NONE, PAGE_BYTES, Page};
 use super::index::{COPIED, MAPPED, Moves, PAGES, SAME_PARITY, WORD_MASK, WORDS};
+use super::simd;
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
 
 /// Pages with fewer set bits than this are spread by the prepass from the page itself to its
@@ -174,9 +175,9 @@ fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32) {
         unsafe { std::ptr::write_bytes(map.slot_ptr(s).add(PAGE_BYTES - 8), 0, 8) };
         return (s, FULL);
     }
-    // The dense non-empty neighbours, each with the mask of its word index: an empty or
-    // sparse neighbour reads word 0 of the zero page, so the loop below has no branch.
-    let mut sources = [(Page::zero(), 0u16); N_P2_MOVES];
+    // The dense non-empty neighbours: an empty or sparse one reads as the zero page, so the
+    // loop below has no branch (and no mask: the zero page is a whole page).
+    let mut sources = [Page::zero(); N_P2_MOVES];
     let (mut dense, mut sparse_source) = (false, false);
     for (k, source) in sources.iter_mut().enumerate() {
         let from = neighbour(t, c, k);
@@ -184,7 +185,7 @@ fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32) {
             0 => {}
             n if sparse(n) => sparse_source = true,
             _ => {
-                *source = (map.page(from), u16::MAX);
+                *source = map.page(from);
                 dense = true;
             }
         }
@@ -199,16 +200,21 @@ fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32) {
         unsafe { std::ptr::copy_nonoverlapping(own.ptr(), dst, PAGE_BYTES) };
         return (s, counts[c]);
     }
-    let count = match counts[c] >= NEARLY_FULL {
-        true => gather::<true>(t, c, &sources, own, dst),
-        false => gather::<false>(t, c, &sources, own, dst),
+    let count = if counts[c] >= NEARLY_FULL {
+        gather::<true>(t, c, &sources, own, dst)
+    } else if simd::available() {
+        // SAFETY: the CPU has the features; `dst` is this thread's new slot, the pages read
+        // are old ones no one writes.
+        unsafe { simd::gather(t, c, &sources, own, dst) }
+    } else {
+        gather::<false>(t, c, &sources, own, dst)
     };
     (s, count)
 }
 
 /// Writes target page `c` of a prepass into `dst`: each word is its own word in `own` or-ed
-/// with its ten neighbours' words, `sources[k]` being page `c · m_k` with the mask of its word
-/// bytes (0 for a neighbour left out). Returns the set bits written.
+/// with its ten neighbours' words, `sources[k]` being page `c · m_k` (the zero page for a
+/// neighbour left out). Returns the set bits written.
 ///
 /// This loop is the prepass's time: it has no branch that depends on the data, since a
 /// mispredicted branch per neighbour cost more than the loads it saved. It walks the target
@@ -220,7 +226,7 @@ fn target(map: &Bitmap, t: &Moves, counts: &[u32], c: usize) -> (u32, u32) {
 fn gather<const SKIP: bool>(
     t: &Moves,
     c: usize,
-    sources: &[(Page, u16); N_P2_MOVES],
+    sources: &[Page; N_P2_MOVES],
     own: Page,
     dst: *mut u8,
 ) -> u32 {
@@ -246,7 +252,7 @@ fn gather<const SKIP: bool>(
 #[inline(always)]
 fn gather_word<const ODD: usize, const SKIP: bool>(
     t: &Moves,
-    sources: &[(Page, u16); N_P2_MOVES],
+    sources: &[Page; N_P2_MOVES],
     own: u32,
     row: &[u16; N_P2_MOVES],
     p: usize,
@@ -254,11 +260,11 @@ fn gather_word<const ODD: usize, const SKIP: bool>(
     // The neighbour's word, with stray high bits when it lies at an even place: they are
     // masked below (the half turns' tables take six bits at a time).
     let read = |k: usize| {
-        let (src, mask) = sources[k];
+        let src = sources[k];
         // SAFETY: the two bytes from a word's byte lie within the page's PAGE_BYTES.
         let two = unsafe {
             src.ptr()
-                .add((row[k] & mask) as usize)
+                .add(row[k] as usize)
                 .cast::<u16>()
                 .read_unaligned()
         };
@@ -344,5 +350,45 @@ fn scatter(map: &Bitmap, t: &Moves, s: usize, to: &Targets, words: &mut Vec<(u16
         }
         to.locks[c].store(false, Release);
         to.counts[c].fetch_add(added, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vector gather writes the scalar gather's words and count, on a dense page with
+    /// dense, empty and sparse (left out) neighbours, where the CPU has it.
+    #[test]
+    fn the_vector_gather_is_the_scalar_one() {
+        if !simd::available() {
+            eprintln!("no AVX-512 here: the scalar gather alone runs");
+            return;
+        }
+        let t = Moves::get();
+        let map = Bitmap::new();
+        let mut rng = crate::cube::Rng::new(5);
+        for c in [777, 31000] {
+            let mut sources = [Page::zero(); N_P2_MOVES];
+            for (k, source) in sources.iter_mut().enumerate().skip(2) {
+                let d = neighbour(t, c, k);
+                for e8 in 0..WORDS {
+                    map.set(d, e8, rng.below(1 << 12) as u16 & WORD_MASK);
+                }
+                *source = map.page(d);
+            }
+            for e8 in (0..WORDS).step_by(3) {
+                map.set(c, e8, rng.below(1 << 12) as u16 & WORD_MASK);
+            }
+            let (scalar, vector) = (map.take_slot(false), map.take_slot(false));
+            let n = gather::<false>(t, c, &sources, map.page(c), map.slot_ptr(scalar));
+            // SAFETY: the CPU has the features; the slots are new.
+            let m = unsafe { simd::gather(t, c, &sources, map.page(c), map.slot_ptr(vector)) };
+            let (a, b) = (map.slot_page(scalar), map.slot_page(vector));
+            for at in 0..WORDS {
+                assert_eq!(a.at(at), b.at(at), "page {c}, place {at}");
+            }
+            assert_eq!((n, m), (a.popcount(), a.popcount()));
+        }
     }
 }
