@@ -7,6 +7,7 @@ use optcube::progress::ProgressMode;
 use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
 use optcube::solvers::coset::{
     COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, MAX_DEPTH, SETTLE_BELOW,
+    default_search_depth,
     representative,
 };
 use optcube::solvers::twophase::TwoPhase;
@@ -21,7 +22,8 @@ static SOLVERS: crate::Cache<CosetSolver> = std::sync::LazyLock::new(Default::de
 /// `index`, or H itself. With neither depth given, every distance: the walk hands its last few
 /// positions over to the optimal solver (table set `set`, chosen as the CLI chooses when
 /// None), as the CLI's default run does; `settle` does the same after a run with depths.
-/// `search_depth` below `max_depth` runs the bound mode.
+/// `search_depth` below `max_depth` runs the bound mode; `max_depth=20` without it is the
+/// fastest proof that the coset is within 20 (a search to 15, as the CLI).
 #[pyfunction]
 #[pyo3(signature = (position=None, index=None, max_depth=None, search_depth=None, settle=false, set=None, pdb_dir=None, threads=None))]
 #[pyo3(
@@ -54,7 +56,11 @@ pub fn coset<'py>(
     // As the CLI: neither depth given asks for every distance.
     let every_distance = max_depth.is_none() && search_depth.is_none();
     let max_depth = max_depth.unwrap_or(MAX_DEPTH);
-    let search_depth = search_depth.unwrap_or(max_depth);
+    // A run to 20 is the proof, unless it is to settle every distance (as the CLI).
+    let search_depth = match every_distance || settle {
+        true => search_depth.unwrap_or(max_depth),
+        false => search_depth.unwrap_or_else(|| default_search_depth(max_depth)),
+    };
     if search_depth > max_depth {
         return Err(crate::value_error(format!(
             "search_depth {search_depth} is beyond max_depth {max_depth}"

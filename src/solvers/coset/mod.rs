@@ -56,7 +56,7 @@ pub mod simd;
 pub mod writes;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -76,10 +76,27 @@ use writes::SeedWrites;
 
 /// Number of cosets of H.
 pub const COSETS: u64 = (N_SLICE * N_FLIP * N_TWIST) as u64;
-/// Memory a run to the deep depths holds: two full bitmaps, the phase-1 masks (681 MB) and the
-/// two-phase tables. (Deriving the masks the first time holds 1.13 GB more for a while, before
-/// the bitmaps fill.)
-pub const FULL_RUN_BYTES: u64 = 2 * (index::PAGES * index::WORDS * 2) as u64 + 800_000_000;
+/// Memory a run to the deep depths holds: a full bitmap (2.44 GB), the prepass's old pages
+/// still to be read (at most about 11 % more), the phase-1 masks (681 MB) and the two-phase
+/// tables. (Deriving the masks the first time holds 1.13 GB more for a while, before the
+/// bitmap fills.)
+pub const FULL_RUN_BYTES: u64 = (index::PAGES * bitmap::PAGE_BYTES) as u64 / 8 * 9 + 800_000_000;
+
+/// The last searched depth of the fastest proof that a coset is within 20 moves; the
+/// prepasses find the rest. Measured on a random coset (`results/coset.md`, 2026-12-06): a
+/// search to 14 leaves 1,563 positions unset after depth 20 (each then needs the optimal
+/// solver), one to 16 costs a search about eight times as long as to 15 to save a 3 s prepass.
+pub const PROOF_SEARCH_DEPTH: u8 = 15;
+
+/// The search depth of a run to `max_depth` that names none: `max_depth` itself (every depth
+/// exact), but for a run to God's number, which asks only whether every position is within
+/// it, the proof's [`PROOF_SEARCH_DEPTH`] (depths after it are bounds).
+pub fn default_search_depth(max_depth: u8) -> u8 {
+    match max_depth >= crate::cube::Metric::Htm.diameter() {
+        true => PROOF_SEARCH_DEPTH.min(max_depth),
+        false => max_depth,
+    }
+}
 /// Depths of the phase-1 walk done before it is split into parallel work.
 const SPLIT_AFTER: u8 = 3;
 
@@ -101,6 +118,11 @@ pub struct CosetOptions {
     /// its prepass at 17 leaves.
     pub settle_below: u64,
 }
+
+/// Elements a run to God's number wants by the depth after its search before it stops
+/// searching that depth, besides a third of those the prepass found (`hcoset -F`'s rule,
+/// cube20src, for the same 19.5 billion elements).
+const ENOUGH_ELEMENTS: u64 = 167_000_000;
 
 /// The default [`CosetOptions::settle_below`] of a run asked for every distance.
 pub const SETTLE_BELOW: u64 = 10_000;
@@ -380,11 +402,23 @@ impl CosetSolver {
                         ELEMENTS - count <= opts.settle_below
                     }
                 };
-            let searched = !hand_over && depth <= opts.search_depth && depth >= root.distance();
-            let seeds = if searched {
+            // A run to God's number that stops its search early searches the next depth in
+            // part, as `hcoset -F` does: seeds until its set would hold 167 million elements
+            // plus a third of the prepass's, which leaves few or none unset after 20 (its
+            // elements are bounds either way, so any part of the walk is sound).
+            let partial = depth == opts.search_depth + 1
+                && opts.max_depth >= crate::cube::Metric::Htm.diameter()
+                && depth + 1 < opts.max_depth;
+            let searched =
+                !hand_over && (depth <= opts.search_depth || partial) && depth >= root.distance();
+            let budget = match partial {
+                true => (ENOUGH_ELEMENTS + next.total() / 3).saturating_sub(next.total()),
+                false => u64::MAX,
+            };
+            let seeds = if searched && budget > 0 {
                 self.seed(
                     &root,
-                    depth,
+                    (depth, budget),
                     &next,
                     invert,
                     (opts.progress, &mut part_costs),
@@ -449,12 +483,12 @@ impl CosetSolver {
 
     /// Sets the bits of every seed of exactly `depth` moves (with `invert`, only those that
     /// begin with R: module docs); returns how many seeds there were. Parts of the
-    /// walk not yet begun when `stop` is set are skipped. Progress goes to `mode`, weighted
+    /// walk not yet begun when `stop` is set, or once `budget` seeds are found, are skipped. Progress goes to `mode`, weighted
     /// by `costs` (the parts' times at the depth before, updated with this depth's).
     fn seed(
         &self,
         root: &Phase1Node,
-        depth: u8,
+        (depth, budget): (u8, u64),
         map: &Bitmap,
         invert: bool,
         (mode, costs): (ProgressMode, &mut PartCosts),
@@ -492,11 +526,12 @@ impl CosetSolver {
         // Each part takes a buffer of seed writes from the pool and gives it back unwritten
         // (about one buffer a thread); all are written once every part is walked.
         let pool = Mutex::new(Vec::new());
+        let found = AtomicU64::new(0);
         let walked: Vec<(u64, f64)> = work
             .par_iter()
             .zip(&weights)
             .map(|(&(node, togo), &weight)| {
-                if stop.load(Relaxed) {
+                if stop.load(Relaxed) || found.load(Relaxed) >= budget {
                     return (0, 0.0);
                 }
                 let start = Instant::now();
@@ -504,6 +539,7 @@ impl CosetSolver {
                 let mut w = walker(held.unwrap_or_else(|| SeedWrites::new(self.writes)));
                 w.walk(node, togo);
                 let (seeds, writes) = w.finish();
+                found.fetch_add(seeds, Relaxed);
                 pool.lock().unwrap().push(writes);
                 progress.add_weighted(1, weight, "");
                 (seeds, start.elapsed().as_secs_f64())

@@ -314,7 +314,7 @@ fn the_prepass_of_a_nearly_full_page_misses_no_element() {
         }
     }
     map.recount();
-    assert!(map.counts_of(c0) > index::ELEMENTS as u32 / index::PAGES as u32 / 100 * 97);
+    assert!(map.counts_of(c0) > index::ELEMENTS as u32 / index::PAGES as u32 / 1000 * 997);
     check_prepass(map, &set);
 }
 
@@ -564,4 +564,13 @@ fn a_part_is_weighted_by_its_time_at_the_depth_before() {
     );
     let mean = (1..=n as u64).map(|i| i * 1000).sum::<u64>() / n as u64;
     assert_eq!(w[n], mean);
+}
+
+/// A run to God's number without a search depth is the proof (search to 15); shallower runs
+/// search every depth.
+#[test]
+fn a_run_to_20_searches_to_the_proof_depth_only() {
+    assert_eq!(super::default_search_depth(20), super::PROOF_SEARCH_DEPTH);
+    assert_eq!(super::default_search_depth(19), 19);
+    assert_eq!(super::default_search_depth(12), 12);
 }

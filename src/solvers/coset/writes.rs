@@ -19,8 +19,10 @@ use super::bitmap::Bitmap;
 use crate::pdb::table::prefetch;
 
 /// Seeds a buffer holds before it is written (8 bytes each, and as much again to sort them):
-/// 4 M seeds, 64 MB a thread. More seeds a flush means more writes a 4 KB page (5 here).
-pub const SEED_WRITES: usize = 1 << 22;
+/// 512 Ki seeds, 8 MB a thread. More seeds a flush means more writes a 4 KB page (0.65 here),
+/// which mattered where the bitmap sat in 4 KB pages; in huge pages the smaller buffer costs
+/// nothing measurable and keeps a proof's peak below 3.5 GB (`results/coset.md`, 2026-12-06).
+pub const SEED_WRITES: usize = 1 << 19;
 
 /// Writes issued ahead of the one being made, so that their cache misses overlap.
 const AHEAD: usize = 16;
