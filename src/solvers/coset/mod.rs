@@ -124,6 +124,17 @@ pub struct CosetOptions {
 /// cube20src, for the same 19.5 billion elements).
 const ENOUGH_ELEMENTS: u64 = 167_000_000;
 
+/// At most this many elements left after a proof's last prepass are shown within 20 one by
+/// one (a few milliseconds each); a run leaving more reports them unset.
+const CLOSE_LIMIT: u64 = 100_000;
+
+/// Is the run a proof that the coset is within God's number, searching less deep than that
+/// and finishing with prepasses (so the depth after the search is searched in part, and what
+/// the last prepass leaves is closed one by one)?
+fn proves(opts: &CosetOptions) -> bool {
+    opts.max_depth >= crate::cube::Metric::Htm.diameter() && opts.search_depth + 1 < opts.max_depth
+}
+
 /// The default [`CosetOptions::settle_below`] of a run asked for every distance.
 pub const SETTLE_BELOW: u64 = 10_000;
 /// The last depth of a run when none is given: past God's number, so a run asked for every
@@ -177,6 +188,10 @@ pub struct CosetReport {
     /// Elements the run left unset and the optimal solver then solved one by one
     /// ([`settle`]); counted in the rows at their distances.
     pub settled: u64,
+    /// Elements a proof's prepasses left unset after depth 20 and a two-phase solution of at
+    /// most 20 moves then showed within it, one by one ([`CosetSolver::close`]); counted in
+    /// the last row (a bound).
+    pub closed: u64,
 }
 
 impl CosetReport {
@@ -205,8 +220,8 @@ impl CosetReport {
     /// `depth_counts` (exact, from depth 0), `bounded_counts` (elements first shown within each
     /// deeper depth), `found`, `unset`, `complete`, `seconds`, `peak_bitmap_bytes` (the bitmaps
     /// alone), `peak_memory_bytes` (the whole process's peak so far, tables included; null
-    /// where it cannot be read), `settled` (elements solved one by one) and the per-depth
-    /// `timeline`.
+    /// where it cannot be read), `settled` (elements solved one by one), `closed` (elements a
+    /// proof showed within 20 one by one) and the per-depth `timeline`.
     pub fn to_json(&self) -> serde_json::Value {
         let exact = self.exact_counts();
         let bounded: Vec<_> = self.rows[exact.len()..]
@@ -238,6 +253,7 @@ impl CosetReport {
             "peak_memory_bytes": crate::sys::peak_memory_bytes(),
             "interrupted": self.interrupted,
             "settled": self.settled,
+            "closed": self.closed,
             "timeline": timeline,
         })
     }
@@ -406,9 +422,7 @@ impl CosetSolver {
             // part, as `hcoset -F` does: seeds until its set would hold 167 million elements
             // plus a third of the prepass's, which leaves few or none unset after 20 (its
             // elements are bounds either way, so any part of the walk is sound).
-            let partial = depth == opts.search_depth + 1
-                && opts.max_depth >= crate::cube::Metric::Htm.diameter()
-                && depth + 1 < opts.max_depth;
+            let partial = depth == opts.search_depth + 1 && proves(opts);
             let searched =
                 !hand_over && (depth <= opts.search_depth || partial) && depth >= root.distance();
             let budget = match partial {
@@ -463,6 +477,10 @@ impl CosetSolver {
                 break;
             }
         }
+        let closed = match !interrupted && proves(opts) {
+            true => self.close(p, &mut cur, &mut rows),
+            false => 0,
+        };
         let report = CosetReport {
             coset: coset_of(p),
             representative: *p,
@@ -471,6 +489,7 @@ impl CosetSolver {
             peak_bitmap_bytes: peak,
             interrupted,
             settled: 0,
+            closed,
             samples: opts
                 .samples
                 .iter()
@@ -553,6 +572,51 @@ impl CosetSolver {
         let secs = progress.elapsed();
         progress.finish(&format!("{seeds} seeds in {secs:.1} s"));
         seeds
+    }
+
+    /// The end of a proof: each element the last prepass (at God's number) left unset, at
+    /// most [`CLOSE_LIMIT`] of them, is shown within 20 moves by a two-phase solution, checked
+    /// on its position, and set in `map` and counted in the last row; returns how many.
+    /// Those the two-phase solver cannot bring within 20 in a minute stay unset (none should:
+    /// every position is within 20).
+    fn close(&self, p: &Cube, map: &mut Bitmap, rows: &mut [DepthRow]) -> u64 {
+        let gods_number = crate::cube::Metric::Htm.diameter();
+        let Some(last) = rows.last_mut() else {
+            return 0;
+        };
+        let unset = ELEMENTS - last.total;
+        if last.depth != gods_number || unset == 0 || unset > CLOSE_LIMIT {
+            return 0;
+        }
+        let mut left = Vec::new();
+        map.for_each(self.moves, false, |c, e8, e4| left.push((c, e8, e4)));
+        for (c, e8, e4) in self.within_gods_number(p, left) {
+            map.set(c, e8, 1 << index::half()[e4].1);
+        }
+        let closed = map.recount() - last.total;
+        (last.found, last.total) = (last.found + closed, last.total + closed);
+        closed
+    }
+
+    /// The elements (page, word, slice permutation) among `elements` whose positions of the
+    /// coset of `p` a two-phase solution of at most 20 moves solves, checked on the position.
+    pub fn within_gods_number(
+        &self,
+        p: &Cube,
+        elements: Vec<(usize, usize, usize)>,
+    ) -> Vec<(usize, usize, usize)> {
+        let most = crate::cube::Metric::Htm.diameter() as usize;
+        elements
+            .into_par_iter()
+            .filter(|&(c, e8, e4)| {
+                let position = index::element(c, e8, e4).inverse().compose(p);
+                let limit = std::time::Duration::from_secs(60);
+                let found = self.tp.solve_with(&position, most, limit, 1);
+                found
+                    .solution
+                    .is_some_and(|s| s.len() <= most && position.apply_seq(&s) == Cube::SOLVED)
+            })
+            .collect()
     }
 
     /// The coset's positions (`g⁻¹·p`) of the elements `g` the bitmap lacks, in page order.

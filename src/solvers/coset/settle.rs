@@ -155,6 +155,7 @@ pub fn settled(report: &CosetReport, unset_counts: &[u64]) -> Result<CosetReport
     Ok(CosetReport {
         rows,
         settled: unset,
+        closed: report.closed,
         ..report.clone()
     })
 }

@@ -574,3 +574,22 @@ fn a_run_to_20_searches_to_the_proof_depth_only() {
     assert_eq!(super::default_search_depth(19), 19);
     assert_eq!(super::default_search_depth(12), 12);
 }
+
+/// The end of a proof shows elements within 20 by solutions checked on positions of the coset
+/// itself: every sampled element is closed, and each closed element's position is in the
+/// coset.
+#[test]
+fn a_proof_closes_its_last_elements_with_checked_solutions() {
+    let s = solver();
+    let p = parse_moves("R U F' L2 D B R' F")
+        .unwrap()
+        .iter()
+        .fold(Cube::SOLVED, |c, &m| c.apply(m));
+    let elements = super::sample_elements(6, 9);
+    let shown = s.within_gods_number(&p, elements.clone());
+    assert_eq!(shown, elements, "every position is within 20");
+    for &(c, e8, e4) in &shown {
+        let position = index::element(c, e8, e4).inverse().compose(&p);
+        assert_eq!(super::coset_of(&position), super::coset_of(&p));
+    }
+}
