@@ -127,6 +127,17 @@ impl Bitmap {
         }
     }
 
+    /// The empty set in this bitmap's memory: every slot is given back, to be handed out
+    /// before any untouched one (and zeroed where bits are set one by one).
+    pub fn cleared(mut self) -> Bitmap {
+        let free = self.free.get_mut().expect("the free slots");
+        for slot in &mut self.slot {
+            free.extend(slot.take());
+        }
+        self.counts.fill(0);
+        self
+    }
+
     /// Slot `s`'s bytes.
     #[inline(always)]
     pub fn slot_ptr(&self, s: u32) -> *mut u8 {

@@ -373,12 +373,25 @@ impl CosetSolver {
         opts: &CosetOptions,
         stop: &AtomicBool,
     ) -> (CosetReport, Bitmap) {
+        self.run_in(p, opts, stop, Bitmap::new())
+    }
+
+    /// [`CosetSolver::run_until`] in the memory of `map`, a bitmap of an earlier run (whatever
+    /// it holds): a run of many cosets touches no new memory after the first, so the kernel
+    /// zeroes none (2–12 s of system time a coset here).
+    pub fn run_in(
+        &self,
+        p: &Cube,
+        opts: &CosetOptions,
+        stop: &AtomicBool,
+        map: Bitmap,
+    ) -> (CosetReport, Bitmap) {
         let start = Instant::now();
         let mut interrupted = false;
         let root = Phase1Node::root(&self.tp, &self.masks, p);
         let invert = self.symmetries && *p == Cube::SOLVED;
         // `cur`: the set within the depth before.
-        let mut cur = Bitmap::new();
+        let mut cur = map.cleared();
         let mut rows: Vec<DepthRow> = Vec::new();
         let mut peak = 0;
         let mut sample_depths = vec![None; opts.samples.len()];

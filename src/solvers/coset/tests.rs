@@ -593,3 +593,21 @@ fn a_proof_closes_its_last_elements_with_checked_solutions() {
         assert_eq!(super::coset_of(&position), super::coset_of(&p));
     }
 }
+
+/// A run in the memory of an earlier run's bitmap (`run_in`) counts as a run in new memory:
+/// a random coset's run after H's (whose set through 9 fills every page).
+#[test]
+fn a_run_in_an_old_bitmap_counts_as_in_a_new_one() {
+    let s = solver();
+    let p = parse_moves("F U2 R' D B2 L")
+        .unwrap()
+        .iter()
+        .fold(Cube::SOLVED, |c, &m| c.apply(m));
+    let (fresh, _) = s.run(&p, &options(11, 11));
+    let (h, full) = s.run(&Cube::SOLVED, &options(9, 9));
+    assert!(h.found() > 20_000_000, "a set that fills every page");
+    let (again, _) = s.run_in(&p, &options(11, 11), &AtomicBool::new(false), full);
+    let totals = |r: &CosetReport| r.rows.iter().map(|r| r.total).collect::<Vec<_>>();
+    assert_eq!(totals(&again), totals(&fresh));
+    assert!(fresh.found() > 0);
+}

@@ -68,6 +68,9 @@ impl OpenedStudy<CosetStudyRun, CosetRecord, u64> {
         let study = self.asked().study;
         let mut finished = self.total - self.todo.len() as u64;
         let todo = std::mem::take(&mut self.todo);
+        // One bitmap's memory for every coset (`CosetSolver::run_in`), unless samples are to
+        // be solved: the optimal solver's tables then take its place between cosets.
+        let mut memory = None;
         for (k, &index) in todo.iter().enumerate() {
             let left = || todo[k..].to_vec();
             if stop.load(Relaxed) {
@@ -83,8 +86,10 @@ impl OpenedStudy<CosetStudyRun, CosetRecord, u64> {
                 samples: sample_elements(study.samples, study.sample_seed(index)),
                 settle_below: 0,
             };
-            let (report, map) = s.coset.run_until(&p, &opts, stop);
-            drop(map);
+            let (report, map) = s
+                .coset
+                .run_in(&p, &opts, stop, memory.take().unwrap_or_default());
+            memory = (study.samples == 0).then_some(map);
             if report.interrupted {
                 self.todo = left();
                 return Ok(true);
