@@ -287,6 +287,11 @@ fn print_report(
             report.settled,
             settle_seconds.unwrap_or_default().as_secs_f64()
         )
+    } else if report.complete() && report.closed > 0 {
+        format!(
+            "every position within {last} moves, {} of them shown so by two-phase solutions",
+            report.closed
+        )
     } else if report.complete() {
         "every position found".to_string()
     } else if report.found() == 0 {
