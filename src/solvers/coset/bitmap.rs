@@ -4,8 +4,8 @@
 //! A page (one corner permutation) is 40320 words of 12 bits, [`PAGE_BYTES`] bytes: word `e8`
 //! starts at bit `12 · at`, where `at` is its *place* ([`place`]: `e8` or its neighbour rank,
 //! so that the place's last bit is the word's parity), so it lies in the two bytes from
-//! `at + at / 2`, shifted by 4 when `at` is odd. A full bitmap is 40320 such pages, 2.44 GB (the 16-bit words of before took
-//! 3.25 GB, and a prepass needed two bitmaps).
+//! `at + at / 2`, shifted by 4 when `at` is odd. A full bitmap is 40320 such pages, 2.44 GB
+//! (the 16-bit words of before took 3.25 GB, and a prepass needed two bitmaps).
 //!
 //! Pages live in *slots* of one anonymous mapping advised to use huge pages (a seed's bit lands
 //! on a random page, and in 4 KB pages nearly every write would also miss the TLB); each page
@@ -93,6 +93,20 @@ impl Page {
     pub fn ptr(self) -> *const u8 {
         self.0
     }
+}
+
+/// Or-s `bits` (already shifted to the word's bit in its two bytes) into the two bytes at
+/// `word` with plain loads and stores; returns the bits that were not set.
+///
+/// # Safety
+/// `word` and the byte after it lie within a slot that only the caller touches.
+#[inline(always)]
+pub unsafe fn or_word(word: *mut u8, bits: u16) -> u32 {
+    let word = word.cast::<u16>();
+    // SAFETY: the caller's.
+    let old = unsafe { word.read_unaligned() };
+    unsafe { word.write_unaligned(old | bits) };
+    (bits & !old).count_ones()
 }
 
 /// A set of elements of H.
@@ -327,10 +341,7 @@ impl Bitmap {
                         let bits = r.bits(p0 ^ (at & 1) as u8, w) << ((at & 1) * 4);
                         // SAFETY: the word's two bytes lie within the page's slot, which only
                         // this task touches.
-                        unsafe {
-                            let word = (dst.ptr() as *mut u8).add(byte as usize).cast::<u16>();
-                            word.write_unaligned(word.read_unaligned() | bits);
-                        }
+                        unsafe { or_word((dst.ptr() as *mut u8).add(byte as usize), bits) };
                     }
                 }
             },

@@ -11,8 +11,8 @@
 //!
 //! So the memory is one bitmap and the old pages still to be read. Targets are taken in an
 //! [`order`] that finishes a page's neighbours soon after the page: at most 4293 old pages are
-//! held at once (of 40320) in that order on one thread, 260 MB. Threads take the order's pages in chunks from one cursor, so the
-//! window grows only by the chunks under way.
+//! held at once (of 40320) in that order on one thread, 260 MB. Threads take the order's pages
+//! in chunks from one cursor, so the window grows only by the chunks under way.
 //!
 //! A gather reads every word of a neighbour, set or not, so a *sparse* neighbour (fewer than
 //! [`SPARSE`] bits, as are all pages up to about depth 15) is left out of it: when its old page
@@ -28,7 +28,7 @@ use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicUsize, Ordering::*};
 
-use super::bitmap::{Bitmap, FULL, NONE, PAGE_BYTES, Page};
+use super::bitmap::{Bitmap, FULL, NONE, PAGE_BYTES, Page, or_word};
 use super::index::{COPIED, MAPPED, Moves, PAGES, SAME_PARITY, WORD_MASK, WORDS};
 use super::simd;
 use crate::coord::{N_MOVES, N_P2_MOVES, P2_MOVES};
@@ -359,15 +359,12 @@ fn scatter(map: &Bitmap, t: &Moves, s: usize, to: &Targets, words: &mut Vec<(u16
             debug_assert!(bits & !WORD_MASK == 0);
             // SAFETY: the word's two bytes lie within the slot; the lock makes this thread the
             // only one writing the page, and no thread reads a new page during the prepass.
-            unsafe {
-                let word = dst
-                    .add(t.word_at[at * N_P2_MOVES + back] as usize)
-                    .cast::<u16>();
-                let old = word.read_unaligned();
-                let new = old | bits << (odd * 4);
-                added += (old ^ new).count_ones();
-                word.write_unaligned(new);
-            }
+            added += unsafe {
+                or_word(
+                    dst.add(t.word_at[at * N_P2_MOVES + back] as usize),
+                    bits << (odd * 4),
+                )
+            };
         }
         to.locks[c].store(false, Release);
         to.counts[c].fetch_add(added, Relaxed);

@@ -581,10 +581,7 @@ fn a_run_to_20_searches_to_the_proof_depth_only() {
 #[test]
 fn a_proof_closes_its_last_elements_with_checked_solutions() {
     let s = solver();
-    let p = parse_moves("R U F' L2 D B R' F")
-        .unwrap()
-        .iter()
-        .fold(Cube::SOLVED, |c, &m| c.apply(m));
+    let p = Cube::SOLVED.apply_seq(&parse_moves("R U F' L2 D B R' F").unwrap());
     let elements = super::sample_elements(6, 9);
     let shown = s.within_gods_number(&p, elements.clone());
     assert_eq!(shown, elements, "every position is within 20");
@@ -599,10 +596,7 @@ fn a_proof_closes_its_last_elements_with_checked_solutions() {
 #[test]
 fn a_run_in_an_old_bitmap_counts_as_in_a_new_one() {
     let s = solver();
-    let p = parse_moves("F U2 R' D B2 L")
-        .unwrap()
-        .iter()
-        .fold(Cube::SOLVED, |c, &m| c.apply(m));
+    let p = Cube::SOLVED.apply_seq(&parse_moves("F U2 R' D B2 L").unwrap());
     let (fresh, _) = s.run(&p, &options(11, 11));
     let (h, full) = s.run(&Cube::SOLVED, &options(9, 9));
     assert!(h.found() > 20_000_000, "a set that fills every page");
