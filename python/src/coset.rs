@@ -7,8 +7,7 @@ use optcube::progress::ProgressMode;
 use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
 use optcube::solvers::coset::{
     COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, MAX_DEPTH, SETTLE_BELOW,
-    default_search_depth,
-    representative,
+    default_search_depth, representative,
 };
 use optcube::solvers::twophase::TwoPhase;
 use pyo3::prelude::*;
