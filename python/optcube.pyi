@@ -294,8 +294,8 @@ def coset(
 ) -> Dict[str, Any]:
     """Every position of a coset of <U, D, R2, L2, F2, B2> counted by distance, as `optcube
     coset --json` (keys coset, representative, elements, depth_counts, bounded_counts, found,
-    complete, unset, seconds, peak_bitmap_bytes, interrupted, settled, timeline, threads, and
-    settle_seconds when it settled). With neither depth given, every distance, as the CLI's
+    complete, unset, closed, seconds, peak_bitmap_bytes, interrupted, settled, timeline,
+    threads, and settle_seconds when it settled). With neither depth given, every distance, as the CLI's
     default run: the walk ends at the first depth that leaves at most 10,000 positions and
     the optimal solver settles those (table set `set`, chosen as the CLI chooses when None;
     on H about 44 minutes on 2 cores and 7.3 GB). settle=True settles after a run with

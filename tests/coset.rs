@@ -199,6 +199,25 @@ fn a_coset_study_resumes_and_is_summarized() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("another study"), "{}", stderr(&o));
+    // A directory as --out takes the study's default name inside it (the Slurm script's way,
+    // which leaves the depths to the binary).
+    let o = optcube(&[
+        "coset",
+        "--random-cosets",
+        "1",
+        "--seed",
+        "9",
+        "--max-depth",
+        "3",
+        "--pdb-dir",
+        dir(),
+        "--out",
+        work.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let named = work.join("cosets-seed9-s3-d3-k0.jsonl");
+    let line = std::fs::read_to_string(&named).unwrap();
+    assert_eq!(line.lines().count(), 1, "{}", named.display());
 }
 
 /// Issue 104, trap 5: an output path that cannot be written is refused before the work (on

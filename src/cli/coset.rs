@@ -73,7 +73,8 @@ pub struct CosetArgs {
     /// With --random-cosets: run only the cosets i with i mod N == K.
     #[arg(long, value_name = "K/N", requires = "random_cosets")]
     pub(super) shard: Option<optcube::stats::study::Shard>,
-    /// With --random-cosets: the study file (JSON Lines; appended to, resumed from)
+    /// With --random-cosets: the study file (JSON Lines; appended to, resumed from), or a
+    /// directory for the default name
     /// [default: results/cosets-seed{S}-s{search}-d{max}-k{samples}[-shard{K}of{N}].jsonl].
     #[arg(long, value_name = "FILE", requires = "random_cosets")]
     pub(super) out: Option<PathBuf>,
@@ -146,7 +147,14 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
             max_depth,
             samples: args.sample.unwrap_or(0),
         };
-        let out = (args.out.clone()).unwrap_or_else(|| study.default_out(args.shard));
+        let named = study.default_out(args.shard);
+        let out = match &args.out {
+            // A directory takes the default name, so that a script need not know the depths
+            // the binary chose.
+            Some(dir) if dir.is_dir() => dir.join(named.file_name().expect("a file name")),
+            Some(file) => file.clone(),
+            None => named,
+        };
         let run = CosetStudyRun {
             study,
             count,

@@ -79,8 +79,13 @@ pub fn run(run: CosetStudyRun, tables: &TableArgs) -> Result<i32, Failure> {
                     for s in r.tail_samples() {
                         *lengths.entry(s.length).or_default() += 1;
                     }
+                    let left = match (r.unset, r.closed) {
+                        (0, 0) => String::new(),
+                        (0, c) => format!(", {c} closed by two-phase solutions"),
+                        (u, _) => format!(", {u} unset"),
+                    };
                     progress.println(&format!(
-                        "cosets: index {} (coset {}): {} at {deepest}, exact through {}; \
+                        "cosets: index {} (coset {}): {} at {deepest}, exact through {}{left}; \
                          samples beyond by length {lengths:?}; {:.1} s + {:.1} s samples \
                          ({finished}/{total})",
                         r.index,

@@ -122,6 +122,10 @@ pub struct CosetRecord {
     pub bounded_counts: Vec<u64>,
     /// Positions not found by the last depth.
     pub unset: u64,
+    /// Of the last bounded count, positions the prepasses left and a two-phase solution
+    /// within the last depth, checked on each, closed (0 in files written before the field).
+    #[serde(default)]
+    pub closed: u64,
     /// Sample count asked for ([`CosetStudy::samples`]).
     pub samples_asked: usize,
     pub samples: Vec<CosetSample>,
@@ -185,6 +189,12 @@ impl CosetRecord {
             return Err(format!(
                 "counts add up to {} positions, not {ELEMENTS}",
                 total + self.unset
+            ));
+        }
+        if self.closed > self.bounded_counts.last().copied().unwrap_or(0) {
+            return Err(format!(
+                "{} positions closed, more than the last depth's count",
+                self.closed
             ));
         }
         if exact > self.search_depth as usize + 1

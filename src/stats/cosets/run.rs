@@ -136,6 +136,7 @@ impl OpenedStudy<CosetStudyRun, CosetRecord, u64> {
                 bounded_counts: report.rows[exact.len()..].iter().map(|r| r.found).collect(),
                 depth_counts: exact,
                 unset: ELEMENTS - report.found(),
+                closed: report.closed,
                 samples_asked: study.samples,
                 samples,
                 set: s.set.to_string(),

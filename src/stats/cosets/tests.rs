@@ -38,6 +38,7 @@ fn valid() -> CosetRecord {
         bounded_counts: vec![7, ELEMENTS - 5 - 7],
         depth_counts,
         unset: 0,
+        closed: 3,
         samples_asked: 2,
         samples: vec![
             CosetSample {
@@ -88,6 +89,7 @@ fn a_record_check_finds_each_fault() {
     let faults: Vec<(&str, Fault)> = vec![
         ("not the study's coset", Box::new(|r| r.coset += 1)),
         ("add up", Box::new(|r| r.unset += 1)),
+        ("closed, more than", Box::new(|r| r.closed = ELEMENTS)),
         ("not below count", Box::new(|r| r.index = 3)),
         ("samples, ", Box::new(|r| r.samples_asked = 3)),
         ("disagrees", Box::new(|r| r.samples[0].length = 1)),
