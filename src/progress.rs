@@ -7,11 +7,15 @@
 //! A reporter whose units cost very different amounts (the parts of a coset walk) can be
 //! given each unit's expected cost ([`Progress::weighted`]): its percentage and ETA then
 //! follow the cost done, not the units counted.
+//!
+//! A program may also watch every reporter ([`set_observer`]): `optcube serve` shows a first
+//! use's table builds on its web page. The observer sees at most one [`Snapshot`] a second of
+//! each reporter, in any mode, and one when it finishes.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 /// How progress is shown.
@@ -36,6 +40,31 @@ impl ProgressMode {
     }
 }
 
+/// What an observer is told of a reporter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub label: String,
+    /// Units done, of `total`.
+    pub done: u64,
+    pub total: u64,
+    /// The share of the work done (of its cost, when weighted), 0 to 1.
+    pub share: f64,
+    pub seconds: f64,
+    /// Seconds left at the rate so far, once there is one.
+    pub eta: Option<f64>,
+}
+
+type Observer = Arc<dyn Fn(&Snapshot) + Send + Sync>;
+
+static OBSERVER: RwLock<Option<Observer>> = RwLock::new(None);
+
+/// Hands every reporter's progress to `f` from now on (`None`: to no one).
+pub fn set_observer(f: Option<Observer>) {
+    *OBSERVER.write().unwrap_or_else(|e| e.into_inner()) = f;
+}
+
+const OBSERVE_INTERVAL: Duration = Duration::from_secs(1);
+
 /// A progress reporter for one piece of work of `total` units.
 pub struct Progress {
     mode: ProgressMode,
@@ -44,6 +73,8 @@ pub struct Progress {
     start: Instant,
     bar: Option<ProgressBar>,
     last_line: Mutex<Instant>,
+    /// When the observer was last told.
+    last_observed: Mutex<Option<Instant>>,
     /// The units [`Progress::add`] has counted (work that finishes in pieces on many threads).
     done: AtomicU64,
     /// For a weighted reporter: the expected cost of all units, and of those done.
@@ -109,6 +140,7 @@ impl Progress {
             start: Instant::now(),
             bar,
             last_line: Mutex::new(Instant::now()),
+            last_observed: Mutex::new(None),
             done: AtomicU64::new(0),
             weight,
         }
@@ -122,6 +154,7 @@ impl Progress {
     /// Reports `done` units finished, `(cost done, total cost)` of the work (the units
     /// themselves when unweighted).
     fn report(&self, done: u64, (done_w, total_w): (u64, u64), msg: &str) {
+        self.observe(done, (done_w, total_w), false);
         match self.mode {
             ProgressMode::Bar => {
                 if let Some(b) = &self.bar {
@@ -191,8 +224,30 @@ impl Progress {
         self.start.elapsed().as_secs_f64()
     }
 
+    /// Tells the observer, if any: at most once a second, and always at the end (`last`).
+    fn observe(&self, done: u64, (done_w, total_w): (u64, u64), last: bool) {
+        let Some(f) = OBSERVER.read().ok().and_then(|o| o.clone()) else {
+            return;
+        };
+        let mut when = self.last_observed.lock().expect("progress lock");
+        if !last && when.is_some_and(|t| t.elapsed() < OBSERVE_INTERVAL) {
+            return;
+        }
+        *when = Some(Instant::now());
+        let seconds = self.start.elapsed().as_secs_f64();
+        f(&Snapshot {
+            label: self.label.clone(),
+            done,
+            total: self.total,
+            share: done_w as f64 / total_w.max(1) as f64,
+            seconds,
+            eta: time_left(seconds, done_w, total_w),
+        });
+    }
+
     /// Ends the reporter with one summary line.
     pub fn finish(self, summary: &str) {
+        self.observe(self.total, (1, 1), true);
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
@@ -223,5 +278,29 @@ mod tests {
         assert_eq!(p.done.load(Ordering::Relaxed), 3);
         let (total, done) = p.weight.as_ref().unwrap();
         assert_eq!((*total, done.load(Ordering::Relaxed)), (100, 10));
+    }
+
+    /// The observer sees a hidden reporter too, at most once a second, and its end. (The
+    /// observer is process-wide: this test filters by its own label.)
+    #[test]
+    fn an_observer_sees_each_reporter_once_a_second_and_at_its_end() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let s2 = seen.clone();
+        set_observer(Some(Arc::new(move |s: &Snapshot| {
+            if s.label == "observed" {
+                s2.lock().unwrap().push(s.clone());
+            }
+        })));
+        let p = Progress::new(ProgressMode::Hidden, "observed", 10, "units");
+        for k in 1..=5 {
+            p.update(k, "");
+        }
+        p.finish("done");
+        set_observer(None);
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert_eq!((seen[0].done, seen[0].total), (1, 10));
+        assert!((seen[0].share - 0.1).abs() < 1e-9);
+        assert_eq!((seen[1].done, seen[1].share), (10, 1.0));
     }
 }

@@ -9,6 +9,7 @@ mod coset;
 mod coset_study;
 mod facelets;
 mod pdb;
+mod serve;
 mod show;
 mod solve;
 mod stats;
@@ -48,6 +49,9 @@ enum Command {
     /// Research statistics: heuristic and length distributions, distance counts, plots.
     #[command(subcommand)]
     Stats(stats::StatsCmd),
+    /// A local web page for people: paint a cube by its colours, see it drawn, solve it with
+    /// each iteration shown live (`--port`, default 8080; the address is printed).
+    Serve(serve::ServeArgs),
     /// Draw a position as the unfolded cube (colours on a terminal, letters otherwise, --svg
     /// for a picture), gray where a goal or mask leaves stickers free.
     Show(show::ShowArgs),
@@ -112,6 +116,7 @@ pub fn run() -> i32 {
         Command::Coset(args) => coset::run(args),
         Command::Facelets(args) => facelets::run(args),
         Command::Show(args) => show::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Goals { json } => {
             for n in optcube::cube::NAMED_GOALS {
                 if json {

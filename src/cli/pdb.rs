@@ -187,14 +187,7 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             for s in set::SETS {
                 let tables: Vec<&str> = s.tables.iter().map(|p| p.name()).collect();
                 if json {
-                    let v = serde_json::json!({
-                        "name": s.name,
-                        "tables": tables,
-                        "solve_rank": s.solve_rank,
-                        "first_build_seconds": s.first_build_secs,
-                        "help": s.help,
-                    });
-                    println!("{v}");
+                    println!("{}", set_json(&s, None));
                 } else {
                     println!("{}: {}", s.name, tables.join(" "));
                 }
@@ -308,4 +301,27 @@ pub fn run(cmd: PdbCmd) -> Result<i32, Failure> {
             Ok(0)
         }
     }
+}
+
+/// A table set as `pdb sets --json` and `optcube serve` describe it: name, tables, rank when
+/// chosen by default, the seconds a first build takes, what it holds, the memory its tables
+/// hold and a build needs at its peak; with `dir`, whether its tables are there.
+pub fn set_json(
+    s: &optcube::pdb::set::SetSpec,
+    dir: Option<&std::path::Path>,
+) -> serde_json::Value {
+    let tables: Vec<&str> = s.tables.iter().map(|p| p.name()).collect();
+    let mut v = serde_json::json!({
+        "name": s.name,
+        "tables": tables,
+        "solve_rank": s.solve_rank,
+        "first_build_seconds": s.first_build_secs,
+        "help": s.help,
+        "memory_bytes": set::resident_bytes(s.name),
+        "build_memory_bytes": set::build_memory(s.name),
+    });
+    if let Some(d) = dir {
+        v["present"] = serde_json::json!(set::is_present(d, s.name));
+    }
+    v
 }

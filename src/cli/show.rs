@@ -26,7 +26,24 @@ pub fn run(args: ShowArgs) -> Result<i32, Failure> {
         Some(p) => parse_position(p).map_err(|e| Failure(format!("invalid position: {e}")))?,
         None => optcube::cube::Cube::SOLVED,
     };
-    let goal = match (&args.goal, &args.mask) {
+    let free = free_stickers(args.goal.as_deref(), args.mask.as_deref())?;
+    let facelets = cube.to_facelets();
+    print!(
+        "{}",
+        net::text(&facelets, &free, std::io::stdout().is_terminal())
+    );
+    if let Some(path) = &args.svg {
+        optcube::sys::files::write_output(path, net::svg(&facelets, &free).as_bytes())
+            .map_err(Failure)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(0)
+}
+
+/// The stickers a goal (`--goal NAME`) or a mask leaves free, drawn gray: none without either.
+/// `optcube serve` draws with the same rule.
+pub(super) fn free_stickers(goal: Option<&str>, mask: Option<&str>) -> Result<[bool; 54], Failure> {
+    let goal = match (goal, mask) {
         (Some(n), _) => Some(Goal::named(n.trim()).map_err(|e| Failure(e.to_string()))?),
         (_, Some(m)) => Some(Goal::from_mask(m).map_err(|e| Failure(format!("bad --mask: {e}")))?),
         _ => None,
@@ -50,15 +67,5 @@ pub fn run(args: ShowArgs) -> Result<i32, Failure> {
             free[i] = b == b'x';
         }
     }
-    let facelets = cube.to_facelets();
-    print!(
-        "{}",
-        net::text(&facelets, &free, std::io::stdout().is_terminal())
-    );
-    if let Some(path) = &args.svg {
-        optcube::sys::files::write_output(path, net::svg(&facelets, &free).as_bytes())
-            .map_err(Failure)?;
-        eprintln!("wrote {}", path.display());
-    }
-    Ok(0)
+    Ok(free)
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod goals;
+pub mod http;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

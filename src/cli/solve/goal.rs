@@ -61,16 +61,15 @@ pub fn retarget(args: &SolveArgs, inputs: &mut [(String, Cube)]) -> Result<(), F
     Ok(())
 }
 
-/// Solves every input toward the goal. Every input's precondition is checked first, before
-/// any table is opened, and each that fails is named by where it came from (`places`:
-/// `FILE:LINE` for `--file`), all of them, as bad lines of a file are.
-pub fn run(
+/// Every input's precondition for the goal, and whether the move set reaches the goal from
+/// it: checked before any table is opened, each failing input named by where it came from
+/// (`places`: `FILE:LINE` for `--file`), all of them, as bad lines of a file are.
+pub fn preconditions(
     args: &SolveArgs,
     inputs: &[(String, Cube)],
     places: &[String],
-    check: GoalCheck,
-    origin: &str,
-) -> Result<i32, Failure> {
+    check: &GoalCheck,
+) -> Result<(), Failure> {
     let failing: Vec<String> = (inputs.iter().zip(places))
         .filter_map(|((_, cube), at)| {
             let why = check.precondition(cube).err()?;
@@ -80,21 +79,47 @@ pub fn run(
     if !failing.is_empty() {
         return Err(Failure(failing.join("\n")));
     }
-    let set = match &args.moveset {
-        Some(text) => MoveSet::parse(text).map_err(Failure)?,
-        None => MoveSet::ALL,
-    };
+    let set = move_set(args)?;
     // What the set cannot reach is refused too, before any table is opened (a search would
     // run to its depth limit): the move-set solver's refusal, for a goal.
     let unreachable: Vec<String> = (inputs.iter().zip(places))
         .filter_map(|((_, cube), at)| {
-            let why = optcube::solvers::moveset::goal_refusal(&set, &check, cube)?;
+            let why = optcube::solvers::moveset::goal_refusal(&set, check, cube)?;
             Some(format!("{at}: {why}"))
         })
         .collect();
     if !unreachable.is_empty() {
         return Err(Failure(unreachable.join("\n")));
     }
+    Ok(())
+}
+
+/// The turns a goal is solved with: `--moveset`, or all.
+fn move_set(args: &SolveArgs) -> Result<MoveSet, Failure> {
+    match &args.moveset {
+        Some(text) => MoveSet::parse(text).map_err(Failure),
+        None => Ok(MoveSet::ALL),
+    }
+}
+
+/// The search options of a goal's solve.
+pub fn options(args: &SolveArgs) -> SearchOptions {
+    SearchOptions {
+        metric: args.metric,
+        max_depth: args.max_depth(),
+        solutions: args.solutions_asked(),
+        ..SearchOptions::default()
+    }
+}
+
+/// Solves every input toward the goal (its preconditions checked by [`preconditions`]).
+pub fn run(
+    args: &SolveArgs,
+    inputs: &[(String, Cube)],
+    check: GoalCheck,
+    origin: &str,
+) -> Result<i32, Failure> {
+    let set = move_set(args)?;
     if check.goal.is_solved_goal() {
         // Every piece home: the solved cube, with the optimal solver's tables.
         return match args.moveset {
@@ -110,12 +135,7 @@ pub fn run(
         solver.tables_name(),
         solver.table_bytes()
     );
-    let opts = SearchOptions {
-        metric: args.metric,
-        max_depth: args.max_depth(),
-        solutions: args.solutions_asked(),
-        ..SearchOptions::default()
-    };
+    let opts = options(args);
     let _ = ctrlc::set_handler(|| {
         INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });

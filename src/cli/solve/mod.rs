@@ -2,9 +2,9 @@
 //! Lines out, with search figures and a batch summary. Each solver turns a position into an
 //! [`outcome::Outcome`]; one loop checks, records and prints them.
 
-mod goal;
+pub(super) mod goal;
 mod model;
-mod outcome;
+pub(super) mod outcome;
 
 use super::{Failure, TableArgs};
 use model::Model;
@@ -28,105 +28,105 @@ use std::sync::atomic::AtomicBool;
 pub struct SolveArgs {
     /// The scramble, e.g. "R U2 F'" (quote it).
     #[arg(conflicts_with_all = ["facelets", "file"])]
-    scramble: Option<String>,
+    pub(super) scramble: Option<String>,
     /// The position as a 54-character facelet string.
     #[arg(long, value_name = "STR", conflicts_with = "file")]
-    facelets: Option<String>,
+    pub(super) facelets: Option<String>,
     /// Solve every position of a file: one scramble or facelet string a line; `#` comments and
     /// blank lines are skipped.
     #[arg(long, value_name = "PATH")]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// One JSON object per position, one line each.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// Which solver.
     #[arg(long, value_enum, default_value = "optimal")]
-    solver: SolverKind,
+    pub(super) solver: SolverKind,
     /// Also look up the inverse position in every table (dual heuristic).
     #[arg(long)]
-    dual: bool,
+    pub(super) dual: bool,
     /// Also look up each partial edge table (edges7a/b, edges6a/b) on the position turned by
     /// 120° and 240° about the URF–DBL diagonal: more lookups per node, far fewer nodes.
     #[arg(long)]
-    sym: bool,
+    pub(super) sym: bool,
     /// Stop once no solution of at most N moves (in the metric) exists, reporting the proven
     /// lower bound [default: God's number of the metric, 20 or 26].
     #[arg(long, value_name = "N")]
-    max_depth: Option<u8>,
+    pub(super) max_depth: Option<u8>,
     /// The metric lengths are counted in: htm (every face turn 1) or qtm (quarter turns 1, half
     /// turns 2; the optimal solver reads the set's quarter-turn tables, NAME-qtm, built on first
     /// use, and its half-turn tables where it has none; the two-phase solver bounds its searches
     /// in quarter turns; not the Thistlethwaite solver).
     #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = super::parse_metric)]
-    metric: Metric,
+    pub(super) metric: Metric,
     /// Two-phase solver: stop at the first solution of at most L (in the metric) [default: the
     /// metric's diameter, 20 or 26].
     #[arg(long, value_name = "L")]
-    max_length: Option<usize>,
+    pub(super) max_length: Option<usize>,
     /// Two-phase solver: time limit per position in seconds (the best solution so far is kept).
     #[arg(long, value_name = "T", default_value_t = 10.0)]
-    timeout: f64,
+    pub(super) timeout: f64,
     /// Optimal solver: skip the quick two-phase upper bound printed before the proof, and the
     /// two-phase witnesses between iterations (a solution of the proven lower bound's length
     /// ends the proof without its last iteration; `docs/search.md`). The same lengths.
     #[arg(long)]
-    no_upper_bound: bool,
+    pub(super) no_upper_bound: bool,
     /// Optimal solver: do not derive the corner successor table from the corner table (353 MB
     /// of memory, a few seconds at start): less memory, a slower search, the same results.
     #[arg(long)]
-    no_successors: bool,
+    pub(super) no_successors: bool,
     /// Optimal solver with the sym48 set: extend each node on the side (position or inverse)
     /// that reads the larger value, NISS-style. The same results; measured to save no nodes,
     /// so off by default.
     #[arg(long)]
-    switch_sides: bool,
+    pub(super) switch_sides: bool,
     /// Optimal solver: search every work unit even when the position's own symmetries make
     /// some of them conjugates of others (by default one of each such set is searched, and on
     /// the superflip one rotation of each solution: the same results, fewer nodes on
     /// symmetric positions).
     #[arg(long)]
-    no_symmetric_units: bool,
+    pub(super) no_symmetric_units: bool,
     /// Optimal solver: search each iteration's work units in the order of their heuristic
     /// values only (by default, units that took the most nodes in the previous iteration go
     /// first: the same results, the last iteration usually ends sooner).
     #[arg(long)]
-    no_node_order: bool,
+    pub(super) no_node_order: bool,
     /// Optimal solver: split each iteration's tree into work units at this depth (0–6). The
     /// same results; deeper units are ordered more finely by the previous iteration's node
     /// counts, so the last iteration tends to end sooner, but each costs bookkeeping.
     #[arg(long, value_name = "D", default_value_t = SearchOptions::default().split_depth,
           value_parser = clap::value_parser!(u8).range(0..=6))]
-    split_depth: u8,
+    pub(super) split_depth: u8,
     /// Optimal solver with a coset set (`sym48*`): read the fallback tables (the set's other
     /// tables: corners, edges6a, edges6b; to sym48e3 edges5a, edges5b and corners48 or cornerperm) for a node
     /// only when its coset value is at least N below its budget. The same
     /// results; 0 reads them for every node the coset table leaves, a large N never.
     #[arg(long, value_name = "N", default_value_t = SearchOptions::default().fallback_slack)]
-    fallback_slack: u8,
+    pub(super) fallback_slack: u8,
     /// Optimal solver: a lower bound known by other means; the iterations below N are not run.
     /// Trusted, not checked: the answer is optimal only if no solution is shorter than N, e.g.
     /// for the positions `coset --unset` writes (each farther than the run's last exact depth,
     /// which the run says). JSON: `known_lower_bound`.
     #[arg(long, value_name = "N")]
-    known_lower_bound: Option<u8>,
+    pub(super) known_lower_bound: Option<u8>,
     /// Optimal solver: every optimal solution, not only the first (the last iteration is
     /// searched to its end). Canonical sequences: no face twice in a row, and two turns of
     /// opposite faces in one order only (`U D`, never `D U`), so no solution is listed twice;
     /// sorted, the same list on any number of threads.
     #[arg(long, conflicts_with_all = ["solutions", "count"])]
-    all: bool,
+    pub(super) all: bool,
     /// Optimal solver: the first N optimal solutions in the search's order of work units (the
     /// same N on any number of threads), sorted; fewer when fewer exist.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    solutions: Option<u64>,
+    pub(super) solutions: Option<u64>,
     /// Optimal solver: only the number of optimal solutions (as --all, without the list).
     #[arg(long, conflicts_with = "solutions")]
-    count: bool,
+    pub(super) count: bool,
     /// With --all or --count: also group the optimal solutions into classes under the
     /// position's own symmetries (S P S⁻¹ = P maps a solution M to S M S⁻¹; S P S⁻¹ = P⁻¹ to
     /// S M⁻¹ S⁻¹) and list the least of each class (JSON: `symmetry_classes`).
     #[arg(long, value_enum, value_name = "WHAT")]
-    unique: Option<Unique>,
+    pub(super) unique: Option<Unique>,
     /// Optimal solver: solve with these turns only, optimally among the sequences they make:
     /// faces ("R U": each with its three turns) and single turns ("U D R L F2 B2"). Two
     /// adjacent faces ("R U", "U F", ...) read the exact <R,U> table (73 MB, built in seconds
@@ -134,7 +134,7 @@ pub struct SolveArgs {
     /// they cannot reach is refused where an exact test shows it; otherwise the search stops
     /// at --max-depth. Works with --all, --solutions and --count.
     #[arg(long, value_name = "TURNS", conflicts_with_all = ["unique", "predict"])]
-    moveset: Option<String>,
+    pub(super) moveset: Option<String>,
     /// Solve toward a named goal instead of solved (`optcube goals` lists them): cross,
     /// 2x2x2, eo, dr, oll, ... Works with --all, --solutions, --count, --moveset, --metric,
     /// --file and --json (which names the goal); searched on every thread with the goal's exact
@@ -146,28 +146,28 @@ pub struct SolveArgs {
     /// pieces' key stickers for a class of pieces, oriented (`docs/goals.md`; the masks
     /// `optcube goals` prints).
     #[arg(long, value_name = "STR", conflicts_with_all = ["unique", "predict"])]
-    mask: Option<String>,
+    pub(super) mask: Option<String>,
     /// With --goal or --mask: accept the goal in any of the 24 whole-cube orientations
     /// (colour neutrality: the cross on any face).
     #[arg(long)]
-    any_orientation: bool,
+    pub(super) any_orientation: bool,
     /// Solve toward this position (a scramble or facelets) instead of solved: the shortest
     /// sequences that take each input to it.
     #[arg(long, value_name = "POS", conflicts_with_all = ["goal", "mask"])]
     pub(super) target: Option<String>,
     /// Per-iteration node counts.
     #[arg(short, long)]
-    verbose: bool,
+    pub(super) verbose: bool,
     /// Optimal solver: per iteration, the node count predicted by Korf, Reid & Edelkamp (2001)
     /// next to the measured one (text, and fields in --json).
     #[arg(long)]
-    predict: bool,
+    pub(super) predict: bool,
     /// With --predict: random positions sampled for the heuristic distribution (a single table
     /// without --dual uses its exact histogram instead).
     #[arg(long, value_name = "N", default_value_t = 100_000)]
-    predict_samples: u64,
+    pub(super) predict_samples: u64,
     #[command(flatten)]
-    tables: TableArgs,
+    pub(super) tables: TableArgs,
 }
 
 impl SolveArgs {
@@ -275,7 +275,16 @@ fn positions(args: &SolveArgs) -> Result<Inputs, Failure> {
     Ok(one(s.trim(), c))
 }
 
-pub fn run(args: SolveArgs) -> Result<i32, Failure> {
+/// A request's arguments, checked before any table is opened: the goal asked for (with the
+/// flag text that named it) and the positions.
+pub(super) struct CheckedRequest {
+    pub goal: Option<(optcube::coord::goal::GoalCheck, String)>,
+    pub inputs: Vec<(String, Cube)>,
+}
+
+/// Every check of `solve`'s arguments that needs no table: the flags that go together, the goal
+/// and the positions. `optcube serve` checks its requests with the same function.
+pub(super) fn check(args: &SolveArgs) -> Result<CheckedRequest, Failure> {
     if args.solver != SolverKind::Optimal {
         let optimal_only = [
             (args.predict, "--predict"),
@@ -322,14 +331,22 @@ pub fn run(args: SolveArgs) -> Result<i32, Failure> {
     if args.unique.is_some() && !(args.all || args.count) {
         return Err(Failure("--unique needs --all or --count".into()));
     }
-    let goal = goal::asked(&args)?;
-    let (mut inputs, places) = positions(&args)?;
-    goal::retarget(&args, &mut inputs)?;
+    let goal = goal::asked(args)?;
+    let (mut inputs, places) = positions(args)?;
+    goal::retarget(args, &mut inputs)?;
+    if let Some((check, _)) = &goal {
+        goal::preconditions(args, &inputs, &places, check)?;
+    }
+    Ok(CheckedRequest { goal, inputs })
+}
+
+pub fn run(args: SolveArgs) -> Result<i32, Failure> {
+    let CheckedRequest { goal, inputs } = check(&args)?;
     if let Some((check, origin)) = goal {
         return args
             .tables
             .place
-            .pooled(|| goal::run(&args, &inputs, &places, check, &origin));
+            .pooled(|| goal::run(&args, &inputs, check, &origin));
     }
     match args.solver {
         SolverKind::Optimal => args.tables.place.pooled(|| run_optimal(&args, &inputs)),
@@ -390,56 +407,81 @@ fn run_optimal(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failu
             use std::io::Write;
             let _ = std::io::stdout().flush();
         }
-        // Before each iteration the two-phase solver may end the proof with a solution of the
-        // bound's length (`search::witness`); none without it (`--no-upper-bound`).
-        let known = upper.as_ref().map(|(s, _)| s.clone());
-        let mut witness: Box<optcube::search::witness::Witness> = match &twophase {
-            Some(tp) => Box::new(twophase_witness(tp, args.metric, cube, known, opts.threads)),
-            None => Box::new(|_, _| None),
-        };
-        // On a terminal, each iteration is shown as it runs: a proof can take minutes.
         let start = std::time::Instant::now();
-        let r = solver.solve_witnessed(
-            cube,
+        // On a terminal, each iteration is shown as it runs: a proof can take minutes.
+        let mut show = |p: IterationEvent| match p {
+            _ if !live => {}
+            IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),
+            IterationEvent::Finished(it) => eprintln!(
+                "{} nodes in {:.2} s ({:.1} s in all)",
+                short_count(it.nodes),
+                it.seconds,
+                start.elapsed().as_secs_f64()
+            ),
+            IterationEvent::Witness {
+                bound,
+                seconds,
+                found,
+            } => eprintln!(
+                "  bound {bound:>2}: two-phase {} in {seconds:.2} s",
+                if found {
+                    "found a solution of this length: optimal"
+                } else {
+                    "found none of this length"
+                }
+            ),
+        };
+        let upper = upper.map(|(s, t)| (args.metric.length(&s), t, s));
+        prove(
+            &solver,
+            twophase.as_ref(),
+            args,
             &opts,
+            input,
+            cube,
+            upper,
             &INTERRUPTED,
-            &mut |p| match p {
-                _ if !live => {}
-                IterationEvent::Started { bound } => eprint!("  bound {bound:>2}: searching… "),
-                IterationEvent::Finished(it) => eprintln!(
-                    "{} nodes in {:.2} s ({:.1} s in all)",
-                    short_count(it.nodes),
-                    it.seconds,
-                    start.elapsed().as_secs_f64()
-                ),
-                IterationEvent::Witness {
-                    bound,
-                    seconds,
-                    found,
-                } => eprintln!(
-                    "  bound {bound:>2}: two-phase {} in {seconds:.2} s",
-                    if found {
-                        "found a solution of this length: optimal"
-                    } else {
-                        "found none of this length"
-                    }
-                ),
-            },
-            &mut *witness,
-        );
-        let upper = upper.map(|(s, t)| (args.metric.length(&s), t));
-        let mut outcome = Outcome::from_search(input, r, upper, opts.solutions);
-        if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
-            c.to_classes(cube)
-                .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
-        }
-        Ok(outcome)
+            &mut show,
+        )
     })
+}
+
+/// One position's optimal proof with a loaded solver, shared by `solve` and `serve`: the
+/// two-phase solver (when given) is asked for a witness before each iteration, every
+/// iteration's event goes to `events`, and `stop` ends the search with what it proved.
+/// `upper`: the two-phase solution found before, as (length, seconds, moves).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn prove(
+    solver: &OptimalSolver,
+    twophase: Option<&TwoPhaseWitness>,
+    args: &SolveArgs,
+    opts: &SearchOptions,
+    input: &str,
+    cube: &Cube,
+    upper: Option<(usize, f64, Vec<Move>)>,
+    stop: &AtomicBool,
+    events: &mut dyn FnMut(IterationEvent),
+) -> Result<Outcome, Failure> {
+    // Before each iteration the two-phase solver may end the proof with a solution of the
+    // bound's length (`search::witness`); none without it (`--no-upper-bound`).
+    let known = upper.as_ref().map(|(_, _, s)| s.clone());
+    let mut witness: Box<optcube::search::witness::Witness> = match twophase {
+        Some(tp) => Box::new(twophase_witness(tp, args.metric, cube, known, opts.threads)),
+        None => Box::new(|_, _| None),
+    };
+    let r = solver.solve_witnessed(cube, opts, stop, events, &mut *witness);
+    let upper = upper.map(|(n, t, _)| (n, t));
+    let mut outcome = Outcome::from_search(input, r, upper, opts.solutions);
+    if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
+        c.to_classes(cube)
+            .map_err(|e| Failure(format!("internal error: {input}: {e}")))?;
+    }
+    Ok(outcome)
 }
 
 /// The optimal solver's configuration from the arguments, and the table set's label (the
 /// set chosen and why, said once on stderr when it was chosen for the user).
-fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure> {
+pub(super) fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure> {
     let (names, reason) = args.tables.choice();
     let patterns = TableArgs::patterns(&names)?;
     let set = SetLabel {

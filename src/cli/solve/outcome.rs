@@ -25,45 +25,56 @@ pub fn status(o: &Outcome) -> i32 {
     }
 }
 
-/// Prints the outcome: one JSON line with `--json` (with the optimal solver's table set,
-/// `"set"`, and `"set_reason"` when it was chosen), else text.
+/// Prints the outcome: one JSON line with `--json` ([`json`]), else text.
 pub fn print(o: &Outcome, args: &SolveArgs, model: Option<&Model>, set: Option<&SetLabel>) {
     if args.json {
-        let mut v = o.to_json();
-        if args.count {
-            // Only their number was asked for.
-            v.as_object_mut().map(|m| m.remove("solutions"));
-        }
-        if let Some(t) = &args.target {
-            v["target"] = serde_json::json!(t.trim());
-        }
-        if let (None, Some(name)) = (&o.goal, &args.goal) {
-            // A goal solved as the solved cube (`ll`, `pll`).
-            v["goal"] = serde_json::json!(name.trim());
-        }
-        if let Some(k) = args.known_lower_bound {
-            // The proof's premise: the lengths below it were not searched.
-            v["known_lower_bound"] = serde_json::json!(k);
-        }
-        if let Some(s) = set {
-            v["set"] = serde_json::json!(s.name);
-            if let Some(r) = &s.reason {
-                v["set_reason"] = serde_json::json!(r);
-            }
-        }
-        if let (Some(m), Detail::Optimal { iterations, .. }) = (model, &o.detail) {
-            for (k, i) in iterations.iter().enumerate() {
-                let p = m.nodes(i.bound);
-                let it = &mut v["iterations"][k];
-                it["predicted_nodes"] = serde_json::json!(p);
-                it["ratio"] = serde_json::json!(i.nodes as f64 / p);
-                it["stopped_at_solution"] = serde_json::json!(o.stopped_at_solution(k));
-            }
-        }
-        println!("{v}");
+        println!("{}", json(o, args, model, set));
     } else {
         print_text(o, args, model);
     }
+}
+
+/// The outcome as `solve --json` gives it (and `optcube serve` answers): the outcome's own
+/// fields, with the optimal solver's table set (`"set"`, and `"set_reason"` when it was
+/// chosen) and what the arguments add.
+pub fn json(
+    o: &Outcome,
+    args: &SolveArgs,
+    model: Option<&Model>,
+    set: Option<&SetLabel>,
+) -> serde_json::Value {
+    let mut v = o.to_json();
+    if args.count {
+        // Only their number was asked for.
+        v.as_object_mut().map(|m| m.remove("solutions"));
+    }
+    if let Some(t) = &args.target {
+        v["target"] = serde_json::json!(t.trim());
+    }
+    if let (None, Some(name)) = (&o.goal, &args.goal) {
+        // A goal solved as the solved cube (`ll`, `pll`).
+        v["goal"] = serde_json::json!(name.trim());
+    }
+    if let Some(k) = args.known_lower_bound {
+        // The proof's premise: the lengths below it were not searched.
+        v["known_lower_bound"] = serde_json::json!(k);
+    }
+    if let Some(s) = set {
+        v["set"] = serde_json::json!(s.name);
+        if let Some(r) = &s.reason {
+            v["set_reason"] = serde_json::json!(r);
+        }
+    }
+    if let (Some(m), Detail::Optimal { iterations, .. }) = (model, &o.detail) {
+        for (k, i) in iterations.iter().enumerate() {
+            let p = m.nodes(i.bound);
+            let it = &mut v["iterations"][k];
+            it["predicted_nodes"] = serde_json::json!(p);
+            it["ratio"] = serde_json::json!(i.nodes as f64 / p);
+            it["stopped_at_solution"] = serde_json::json!(o.stopped_at_solution(k));
+        }
+    }
+    v
 }
 
 fn print_text(o: &Outcome, args: &SolveArgs, model: Option<&Model>) {

@@ -317,17 +317,19 @@ fn fits(set: &str, available: Option<u64>, build: bool) -> bool {
 /// checked: loading checks them) and whose tables fit in `available` bytes ([`resident_bytes`];
 /// `None`: unknown, any), if any.
 pub fn strongest_present(dir: &Path, available: Option<u64>) -> Option<&'static str> {
-    // A coset set counts as present with its coset table alone: its fallbacks take seconds
-    // to build, and loading builds what is missing.
-    let present = |set: &str| {
-        let patterns = resolve_set(set).expect("a known set");
-        let coset = patterns[0].coset_holds_half_turns();
-        let needed = if coset { &patterns[..1] } else { &patterns[..] };
-        needed
-            .iter()
-            .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
-    };
-    (solve_preference().into_iter()).find(|s| present(s) && fits(s, available, false))
+    (solve_preference().into_iter()).find(|s| is_present(dir, s) && fits(s, available, false))
+}
+
+/// Are the table files of the known set `set` in `dir` (not yet checked: loading checks
+/// them)? A coset set counts as present with its coset table alone: its fallbacks take seconds
+/// to build, and loading builds what is missing.
+pub fn is_present(dir: &Path, set: &str) -> bool {
+    let patterns = resolve_set(set).expect("a known set");
+    let coset = patterns[0].coset_holds_half_turns();
+    let needed = if coset { &patterns[..1] } else { &patterns[..] };
+    needed
+        .iter()
+        .all(|p| file::is_present(&table_path(dir, p.name())).unwrap_or(false))
 }
 
 /// The sets a first use may build, fastest first, with the seconds each build takes
