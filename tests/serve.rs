@@ -68,6 +68,12 @@ fn the_page_and_the_api_answer_as_the_command_line_does() {
         checked += 1;
     }
     assert_eq!(checked, 3);
+    // The tables stay loaded, and the server says how much memory they hold.
+    let (_, info) = json(&s.addr, "GET", "/api/info", "");
+    assert!(
+        info["loaded_bytes"].as_u64().unwrap() > 80_000_000,
+        "{info}"
+    );
 
     // An invalid position: the command line's message, word for word.
     let twisted = "UUUUUUUURFRRRRRRRRFFUFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";

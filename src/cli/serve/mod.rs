@@ -58,6 +58,9 @@ struct ServerState {
     busy: AtomicBool,
     /// The running search's stop flag.
     stop: Mutex<Option<Arc<AtomicBool>>>,
+    /// The optimal solver's table memory once loaded (0 before), for `/api/info` while a
+    /// search holds the tables.
+    loaded_bytes: std::sync::atomic::AtomicU64,
     /// The running search's events: table builds report there too ([`watch_progress`]).
     events: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
 }
@@ -88,6 +91,7 @@ pub fn run(args: ServeArgs) -> Result<i32, Failure> {
         busy: AtomicBool::new(false),
         stop: Mutex::new(None),
         events: Mutex::new(None),
+        loaded_bytes: std::sync::atomic::AtomicU64::new(0),
     });
     watch_progress(&app);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -177,7 +181,7 @@ fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Res
 /// The table set in use, its memory when loaded, and every set with its memory and the cost
 /// of building it (`pdb sets --json`'s objects).
 async fn info(State(app): State<App>) -> Response {
-    let loaded = app.engines.try_lock().ok().and_then(|e| e.optimal_bytes());
+    let loaded = Some(app.loaded_bytes.load(Ordering::Relaxed)).filter(|&b| b > 0);
     let sets: Vec<Value> = (optcube::pdb::set::SETS.iter())
         .map(|s| super::pdb::set_json(s, Some(&app.dir)))
         .collect();
@@ -291,20 +295,26 @@ fn start(app: &App, b: Result<Bytes, BytesRejection>) -> Result<Started, Respons
     *app.events.lock().expect("lock") = Some(tx.clone());
     let (app2, stop2) = (app.clone(), stop.clone());
     std::thread::spawn(move || {
-        let _busy = busy;
         let line = |v: Value| Bytes::from(format!("{v}\n"));
-        let mut guard = app2.engines.lock().unwrap_or_else(|e| e.into_inner());
-        let engines: &mut job::Engines = &mut guard;
-        let tx = &tx;
-        let r = args.tables.place.pooled(|| {
-            job::run(&args, checked, engines, &stop2, &mut |v| {
-                let _ = tx.send(line(v));
-            })
-        });
-        let last = match r {
-            Ok(v) => json!({"event": "result", "result": v}),
-            Err(e) => json!({"event": "error", "status": 500, "error": e.0}),
+        let last = {
+            let mut guard = app2.engines.lock().unwrap_or_else(|e| e.into_inner());
+            let engines: &mut job::Engines = &mut guard;
+            let tx = &tx;
+            let r = args.tables.place.pooled(|| {
+                job::run(&args, checked, engines, &stop2, &mut |v| {
+                    let _ = tx.send(line(v));
+                })
+            });
+            let bytes = engines.optimal_bytes().unwrap_or(0);
+            app2.loaded_bytes.store(bytes, Ordering::Relaxed);
+            match r {
+                Ok(v) => json!({"event": "result", "result": v}),
+                Err(e) => json!({"event": "error", "status": 500, "error": e.0}),
+            }
         };
+        // The server is free before the answer leaves: a client that sends its next request
+        // as soon as it reads this one's must not be refused as busy.
+        drop(busy);
         let _ = tx.send(line(last));
     });
     Ok(Started { rx, stop })
