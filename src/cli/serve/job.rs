@@ -194,29 +194,13 @@ fn twophase(
     input: &str,
     cube: &Cube,
 ) -> Result<Outcome, Failure> {
-    if args.timeout.is_nan() || args.timeout <= 0.0 {
-        return Err(Failure(
-            "timeout must be a positive number of seconds".into(),
-        ));
-    }
     if engines.twophase.is_none() {
         engines.twophase = Some(TwoPhase::open(&args.tables.place.dir(), mode())?);
     }
     let solver = engines.twophase.as_ref().expect("loaded");
-    let max_length = (args.max_length).unwrap_or(args.metric.diameter() as usize);
     // At most a minute: the server runs one search at a time for everyone.
     let timeout = std::time::Duration::from_secs_f64(args.timeout.min(60.0));
-    let t = std::time::Instant::now();
-    let threads = args.tables.place.thread_count();
-    let r = solver.solve_in(args.metric, cube, max_length, timeout, threads);
-    let secs = t.elapsed().as_secs_f64();
-    Ok(Outcome::from_twophase(
-        input,
-        r,
-        args.metric,
-        max_length,
-        secs,
-    ))
+    Ok(solve::twophase_one(args, solver, input, cube, timeout))
 }
 
 /// The optimal solver's answer: first a two-phase solution (an upper bound, in the half-turn

@@ -62,7 +62,7 @@ struct ServerState {
     /// search holds the tables.
     loaded_bytes: std::sync::atomic::AtomicU64,
     /// The running search's events: table builds report there too ([`watch_progress`]).
-    events: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
+    events: Mutex<Option<mpsc::UnboundedSender<Value>>>,
 }
 
 type App = Arc<ServerState>;
@@ -112,11 +112,10 @@ fn watch_progress(app: &App) {
             .unwrap_or_else(|e| e.into_inner())
             .as_ref()
         {
-            let v = json!({
+            let _ = tx.send(json!({
                 "event": "progress", "label": p.label, "done": p.done, "total": p.total,
                 "share": p.share, "seconds": p.seconds, "eta": p.eta,
-            });
-            let _ = tx.send(Bytes::from(format!("{v}\n")));
+            }));
         }
     })));
 }
@@ -275,7 +274,7 @@ impl Drop for Busy {
 }
 
 /// Checks a solve request and starts its search on a thread of its own: the receiver of its
-/// JSON lines and its stop flag, or the error answer (bad request 400, busy 409).
+/// events and its stop flag, or the error answer (bad request 400, busy 409).
 fn start(app: &App, b: Result<Bytes, BytesRejection>) -> Result<Started, Response> {
     let req: job::Request = body(b)?;
     let bad = |e: Failure| error(StatusCode::BAD_REQUEST, &e.0);
@@ -291,18 +290,17 @@ fn start(app: &App, b: Result<Bytes, BytesRejection>) -> Result<Started, Respons
     let busy = Busy(app.clone());
     let stop = Arc::new(AtomicBool::new(false));
     *app.stop.lock().expect("lock") = Some(stop.clone());
-    let (tx, rx) = mpsc::unbounded_channel::<Bytes>();
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
     *app.events.lock().expect("lock") = Some(tx.clone());
     let (app2, stop2) = (app.clone(), stop.clone());
     std::thread::spawn(move || {
-        let line = |v: Value| Bytes::from(format!("{v}\n"));
         let last = {
             let mut guard = app2.engines.lock().unwrap_or_else(|e| e.into_inner());
             let engines: &mut job::Engines = &mut guard;
             let tx = &tx;
             let r = args.tables.place.pooled(|| {
                 job::run(&args, checked, engines, &stop2, &mut |v| {
-                    let _ = tx.send(line(v));
+                    let _ = tx.send(v);
                 })
             });
             let bytes = engines.optimal_bytes().unwrap_or(0);
@@ -315,13 +313,13 @@ fn start(app: &App, b: Result<Bytes, BytesRejection>) -> Result<Started, Respons
         // The server is free before the answer leaves: a client that sends its next request
         // as soon as it reads this one's must not be refused as busy.
         drop(busy);
-        let _ = tx.send(line(last));
+        let _ = tx.send(last);
     });
     Ok(Started { rx, stop })
 }
 
 struct Started {
-    rx: mpsc::UnboundedReceiver<Bytes>,
+    rx: mpsc::UnboundedReceiver<Value>,
     stop: Arc<AtomicBool>,
 }
 
@@ -341,10 +339,7 @@ async fn solve(State(app): State<App>, b: Result<Bytes, BytesRejection>) -> Resp
         Err(e) => return e,
     };
     let _stop = StopOnDrop(stop);
-    while let Some(line) = rx.recv().await {
-        let Ok(v) = serde_json::from_slice::<Value>(&line) else {
-            continue;
-        };
+    while let Some(v) = rx.recv().await {
         match v["event"].as_str() {
             Some("result") => return axum::Json(v["result"].clone()).into_response(),
             Some("error") => {
@@ -384,7 +379,7 @@ async fn solve_live(State(app): State<App>, b: Result<Bytes, BytesRejection>) ->
 
 /// The live answer's body: the search's lines, and a tick each second between them.
 struct Live {
-    rx: mpsc::UnboundedReceiver<Bytes>,
+    rx: mpsc::UnboundedReceiver<Value>,
     tick: tokio::time::Interval,
     start: Instant,
     _stop: StopOnDrop,
@@ -399,7 +394,7 @@ impl futures_core::Stream for Live {
     ) -> std::task::Poll<Option<Self::Item>> {
         use std::task::Poll;
         match self.rx.poll_recv(cx) {
-            Poll::Ready(line) => Poll::Ready(line.map(Ok)),
+            Poll::Ready(v) => Poll::Ready(v.map(|v| Ok(Bytes::from(format!("{v}\n"))))),
             Poll::Pending => match self.tick.poll_tick(cx) {
                 Poll::Ready(_) => {
                     let t = self.start.elapsed().as_secs_f64();

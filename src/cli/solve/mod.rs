@@ -337,6 +337,11 @@ pub(super) fn check(args: &SolveArgs) -> Result<CheckedRequest, Failure> {
     if let Some((check, _)) = &goal {
         goal::preconditions(args, &inputs, &places, check)?;
     }
+    if args.solver == SolverKind::Twophase && (args.timeout.is_nan() || args.timeout <= 0.0) {
+        return Err(Failure(
+            "--timeout must be a positive number of seconds".into(),
+        ));
+    }
     Ok(CheckedRequest { goal, inputs })
 }
 
@@ -652,11 +657,6 @@ fn run_thistlethwaite(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32
 }
 
 fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Failure> {
-    if args.timeout.is_nan() || args.timeout <= 0.0 {
-        return Err(Failure(
-            "--timeout must be a positive number of seconds".into(),
-        ));
-    }
     let dir = args.tables.place.dir();
     let start = std::time::Instant::now();
     let solver = TwoPhase::open(&dir, ProgressMode::auto())?;
@@ -665,20 +665,27 @@ fn run_twophase(args: &SolveArgs, inputs: &[(String, Cube)]) -> Result<i32, Fail
         start.elapsed().as_secs_f64(),
         dir.display()
     );
-    let threads = args.tables.place.thread_count();
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    let max_length = (args.max_length).unwrap_or(args.metric.diameter() as usize);
     solve_each(args, inputs, None, None, |input, cube| {
-        let t = std::time::Instant::now();
-        let r = solver.solve_in(args.metric, cube, max_length, timeout, threads);
-        Ok(Outcome::from_twophase(
-            input,
-            r,
-            args.metric,
-            max_length,
-            t.elapsed().as_secs_f64(),
-        ))
+        Ok(twophase_one(args, &solver, input, cube, timeout))
     })
+}
+
+/// One position's two-phase solve within `timeout` (`--timeout`, which [`check`] checked;
+/// `serve` bounds it further), shared by `solve` and `serve`.
+pub(super) fn twophase_one(
+    args: &SolveArgs,
+    solver: &TwoPhase,
+    input: &str,
+    cube: &Cube,
+    timeout: std::time::Duration,
+) -> Outcome {
+    let threads = args.tables.place.thread_count();
+    let max_length = (args.max_length).unwrap_or(args.metric.diameter() as usize);
+    let t = std::time::Instant::now();
+    let r = solver.solve_in(args.metric, cube, max_length, timeout, threads);
+    let secs = t.elapsed().as_secs_f64();
+    Outcome::from_twophase(input, r, args.metric, max_length, secs)
 }
 
 /// The one loop over the inputs for every solver: solve, check the solution on the position,
