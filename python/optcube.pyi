@@ -257,7 +257,8 @@ def distances(
     metric: str = "htm",
 ) -> List[Dict[str, Any]]:
     """Positions at each exact distance from solved, as `optcube stats distances`: one dict a
-    depth (depth, positions, classes, published, matches), in metric "htm" or "qtm".
+    depth (depth, positions, classes, published, matches), in metric "htm", "qtm", "stm"
+    (slice turns, up to whole-cube rotation) or "atm" (axial). The solvers take "htm" or "qtm".
     MemoryError before any work when the search does not fit."""
 
 def goals() -> List[Dict[str, Any]]:

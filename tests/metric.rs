@@ -147,10 +147,22 @@ fn solvers_that_count_half_turns_refuse_qtm() {
         "{}",
         stderr(&o)
     );
+    // The slice-turn metric is counted, not searched yet: refused with the reason.
     let o = optcube(&["solve", "R U", "--metric", "stm"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("unknown metric \"stm\": one of htm, qtm"),
+        stderr(&o).contains("metric stm: distances are counted")
+            && stderr(&o).contains("searched metrics: htm, qtm"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["pdb", "build", "--set", "corners", "--metric", "atm"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("metric atm"), "{}", stderr(&o));
+    let o = optcube(&["solve", "R U", "--metric", "xtm"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown metric \"xtm\": one of htm, qtm, stm, atm"),
         "{}",
         stderr(&o)
     );

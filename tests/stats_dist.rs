@@ -286,3 +286,61 @@ fn solve_predict_reports_every_iteration() {
     let o = optcube(&["solve", scramble, "--solver", "twophase", "--predict"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The slice-turn metric through the command line: the published counts (Rokicki,
+/// forum.cubeman.org) through depth 5, said to match in the note; the axial metric (no
+/// published counts) gives 45 positions at one move and says there is nothing to compare.
+#[test]
+fn slice_and_axial_distances_through_the_cli() {
+    let csv = scratch().join("distances-stm.csv");
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--metric",
+        "stm",
+        "--max-depth",
+        "5",
+        "--out",
+        csv.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let counts: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        counts,
+        ["1", "27", "501", "9175", "164900", "2912447"],
+        "{text}"
+    );
+    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap();
+    assert!(
+        md.contains("(STM)") && md.contains("forum.cubeman.org"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("NO") && md.contains("| 5 | 2912447 | 2912447 |"),
+        "{md}"
+    );
+
+    let csv = scratch().join("distances-atm.csv");
+    let o = optcube(&[
+        "stats",
+        "distances",
+        "--metric",
+        "atm",
+        "--max-depth",
+        "2",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("\n1,45,"), "{text}");
+    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap();
+    assert!(md.contains("none known to us"), "{md}");
+}

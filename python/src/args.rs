@@ -81,16 +81,18 @@ pub fn max_depth_or_none(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
     max_depth(obj).map(Some)
 }
 
-/// A `metric=`: `"htm"` or `"qtm"` (ValueError naming the choices otherwise).
+/// A `metric=` for a search: `"htm"` or `"qtm"` (ValueError with the command line's message
+/// otherwise, [`optcube::cube::Metric::parse_searched`]).
 pub fn metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
-    use optcube::cube::Metric;
     let name: String = obj.extract()?;
-    Metric::from_name(&name).ok_or_else(|| {
-        value_error(format!(
-            "metric must be one of {}, not {name:?}",
-            Metric::names()
-        ))
-    })
+    optcube::cube::Metric::parse_searched(&name).map_err(value_error)
+}
+
+/// A `metric=` where every metric is counted (`distances`): `"htm"`, `"qtm"`, `"stm"` or
+/// `"atm"` ([`optcube::cube::Metric::parse`]).
+pub fn any_metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
+    let name: String = obj.extract()?;
+    optcube::cube::Metric::parse(&name).map_err(value_error)
 }
 
 /// `Solver.solve_all`'s `limit`: at least 1.

@@ -240,9 +240,10 @@ fn read_study<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<Bound<'py, Py
 /// Positions at each exact distance from solved, as `optcube stats distances` (in memory; the
 /// command line's `--spill` counts depth 10 through disk): one dict a depth, 0..=max_depth,
 /// with `depth`, `positions`, `classes`, `published` (HTM: Rokicki et al., None past depth 10;
-/// QTM: OEIS A080602, None past 12) and `matches` (False if a published count differs).
-/// `reduce` is "sym-inv" (classes under the 48 symmetries and inversion, the default), "sym" or
-/// "none" (whole positions); `metric` "htm" or "qtm". A depth whose search does not fit in the
+/// QTM: OEIS A080602, None past 12; STM: Rokicki, None past 9; ATM: None) and `matches`
+/// (False if a published count differs). `reduce` is "sym-inv" (classes under the 48
+/// symmetries and inversion, the default), "sym" or "none" (whole positions); `metric` "htm",
+/// "qtm", "stm" or "atm". A depth whose search does not fit in the
 /// memory available raises MemoryError before any work; past the metric's diameter, or past
 /// the published counts, ValueError.
 #[pyfunction]
@@ -253,7 +254,7 @@ fn distances<'py>(
     #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
     reduce: &str,
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
-    #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
+    #[pyo3(from_py_with = args::any_metric)] metric: optcube::cube::Metric,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     use optcube::coord::positions::Reduction;
     use optcube::stats::distance_job::{DistanceJob, JobError, check_published};

@@ -633,8 +633,17 @@ def test_the_quarter_turn_metric_equals_the_cli(pdb):
     assert everything.solutions == ["F2 B2"] and everything.length == 4
     # A move set in the quarter-turn metric is searched (the exact table is half-turn).
     assert qtm.solve_in("R2 U R2", "R U").length == 5
-    with pytest.raises(ValueError, match="metric must be one of htm, qtm"):
+    # A metric that is counted but not searched yet: the command line's words, in Python.
+    with pytest.raises(ValueError) as refused:
         optcube.Solver(pdb_dir=pdb, set="corners", metric="stm")
+    assert "no tables or optimal search in it yet" in str(refused.value)
+    code, _, err = cli("solve", "R U", "--metric", "stm", "--set", "corners",
+                       "--pdb-dir", str(pdb), check=False)
+    assert code == 2 and str(refused.value) in err
+    with pytest.raises(ValueError) as unknown:
+        optcube.Solver(pdb_dir=pdb, set="corners", metric="xtm")
+    code, _, err = cli("solve", "R U", "--metric", "xtm", check=False)
+    assert code == 2 and str(unknown.value) in err
 
 
 def test_a_quarter_turn_study_equals_the_cli(pdb, tmp_path):

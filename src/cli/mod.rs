@@ -195,10 +195,15 @@ fn scramble(
     Ok(0)
 }
 
-/// Parses `--metric`: a metric's name ([`Metric::name`]).
+/// Parses `--metric` for a search or its tables: a searched metric's name
+/// ([`Metric::parse_searched`]).
 pub fn parse_metric(s: &str) -> Result<optcube::cube::Metric, String> {
-    use optcube::cube::Metric;
-    Metric::from_name(s).ok_or_else(|| format!("unknown metric {s:?}: one of {}", Metric::names()))
+    optcube::cube::Metric::parse_searched(s)
+}
+
+/// Parses `--metric` where every metric is counted (`stats distances`).
+pub fn parse_any_metric(s: &str) -> Result<optcube::cube::Metric, String> {
+    optcube::cube::Metric::parse(s)
 }
 
 /// Parses a scramble argument into a position, for the commands that take one.

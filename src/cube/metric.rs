@@ -1,10 +1,22 @@
-//! How a move sequence is measured: the half-turn metric (HTM: every face turn costs 1) or the
-//! quarter-turn metric (QTM: a quarter turn costs 1, a half turn 2). One value names the metric
-//! everywhere a length or a distance is asked for; what differs between metrics is here.
+//! How a move sequence is measured: the half-turn metric (HTM: every face turn costs 1), the
+//! quarter-turn metric (QTM: a quarter turn costs 1, a half turn 2), the slice-turn metric
+//! (STM: a face turn or a middle-slice turn costs 1) and the axial metric (ATM: any turns of
+//! two opposite faces at once cost 1). One value names the metric everywhere a length or a
+//! distance is asked for; what differs between metrics is declared once, as data, in
+//! [`Declaration`] ([`Metric::declaration`]), and everything else is derived from it.
 //!
-//! - **Moves and costs.** Both metrics move the cube with the same 18 face turns; the metric
-//!   prices them ([`Metric::cost`]). In QTM a half turn is two quarter turns of one face, written
-//!   `X2` in output and counted 2 ([`Metric::length`]).
+//! - **Moves and costs.** Every metric's move turns the two faces of one axis by `(i, j)`
+//!   quarter turns (the lower face in U R F order, then its opposite; the two commute). A
+//!   metric declares which of the fifteen `(i, j) ≠ (0, 0)` cost 1 ([`Declaration::axis_moves`]);
+//!   the cost of any `(i, j)` is the fewest of them that make it ([`Metric::axis_cost`]), so a
+//!   face turn's cost follows ([`Metric::cost`]): in QTM a half turn is two quarter turns, written
+//!   `X2` in output and counted 2.
+//! - **Slices.** A middle-slice turn moves the centres. Positions are taken up to a whole-cube
+//!   rotation, as the published slice-turn counts are (Rokicki, forum.cubeman.org): `M` is
+//!   `R L'` followed by a rotation, so up to rotation it is the axis move `(1, 3)` (and `M2`,
+//!   `M'` are `(2, 2)`, `(3, 1)`). Because every metric's moves are closed under the whole-cube
+//!   rotations, a rotation met on the way only renames the later moves, and a position's
+//!   distance with its centres held fixed is its distance up to rotation.
 //! - **Canonical sequences.** A search enumerates each position-reaching sequence once by
 //!   grouping the turns of one axis between turns of other axes into a *syllable* (the lower
 //!   face's rotation, then the opposite face's: they commute), two syllables in a row never on
@@ -14,10 +26,14 @@
 //! - **Parity.** Every quarter turn is an odd permutation of the corners, so a position's QTM
 //!   distance has the parity of its corner permutation ([`Metric::parity`]). A lower bound in
 //!   QTM can then be raised to that parity ([`Metric::raise`]), and an IDA* bound steps by 2.
+//!   The other metrics have moves of both parities and fix none.
 //!
 //! A half-turn distance is never more than the quarter-turn distance (each QTM move is an HTM
 //! move, each half turn one HTM move for two QTM), so tables of HTM distances are admissible in
-//! QTM too, raised to the parity.
+//! QTM too, raised to the parity. STM and ATM distances are at most the HTM distance (a face
+//! turn is one move in both), which bounds them by 20; their moves of two faces make HTM tables
+//! inadmissible for them, so they have no optimal search yet (issue 107): only the distance
+//! counts ([`Metric::generators`]) use them.
 
 use super::{Cube, Move};
 
@@ -43,6 +59,196 @@ const QTM_MOVES: [Move; 12] = {
     out
 };
 
+/// One metric, declared as data: everything the rest of the program asks of a metric is read
+/// from here or derived from it.
+#[derive(Debug)]
+pub struct Declaration {
+    /// The name on the command line, in JSON and in tables' headers.
+    pub name: &'static str,
+    /// The unit of a length in text output, for several and for one.
+    pub unit: &'static str,
+    pub unit_one: &'static str,
+    /// The largest distance of any position where it is known, else a proven upper bound.
+    pub diameter: u8,
+    /// Whether [`Declaration::diameter`] is the exact diameter.
+    pub diameter_exact: bool,
+    /// The source of the diameter or of the bound, for docs and messages.
+    pub diameter_source: &'static str,
+    /// The axis moves of unit cost: `(i, j)`, the lower face's quarter turns (U, R, F) then
+    /// the opposite face's (D, L, B), each 0..=3.
+    pub axis_moves: &'static [(u8, u8)],
+    /// Whether every distance has the parity of the corner permutation (each move odd on the
+    /// corners or of cost 2).
+    pub corner_parity: bool,
+    /// Whether the optimal search and its tables handle this metric; the others are counted
+    /// ([`Metric::generators`]) but not yet searched.
+    pub searched: bool,
+    /// Published numbers of positions at each exact distance 0, 1, …, and where from.
+    pub published: &'static [u64],
+    pub published_source: &'static str,
+}
+
+/// The half-turn metric's axis moves: one face's quarter, half or three-quarter turn.
+const FACE_TURNS: [(u8, u8); 6] = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3)];
+
+const DECLARATIONS: [Declaration; 4] = [
+    Declaration {
+        name: "htm",
+        unit: "moves",
+        unit_one: "move",
+        diameter: 20,
+        diameter_exact: true,
+        diameter_source: "Rokicki, Kociemba, Davidson, Dethridge 2010, cube20.org",
+        axis_moves: &FACE_TURNS,
+        corner_parity: false,
+        searched: true,
+        // Rokicki, Kociemba, Davidson, Dethridge, "The diameter of the Rubik's Cube group is
+        // twenty", SIAM J. Discrete Math. 27 (2013); table at cube20.org; OEIS A080601.
+        published: &[
+            1,
+            18,
+            243,
+            3240,
+            43239,
+            574908,
+            7618438,
+            100803036,
+            1332343288,
+            17596479795,
+            232248063316,
+        ],
+        published_source: "Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the Rubik's \
+             Cube group is twenty* (2013), cube20.org, OEIS A080601",
+    },
+    Declaration {
+        name: "qtm",
+        unit: "quarter turns",
+        unit_one: "quarter turn",
+        diameter: 26,
+        diameter_exact: true,
+        diameter_source: "Rokicki, Davidson 2014, cube20.org",
+        axis_moves: &[(1, 0), (3, 0), (0, 1), (0, 3)],
+        corner_parity: true,
+        searched: true,
+        // OEIS A080602; Rokicki's exact counts through 18q, cube20.org.
+        published: &[
+            1,
+            12,
+            114,
+            1068,
+            10011,
+            93840,
+            878880,
+            8221632,
+            76843595,
+            717789576,
+            6701836858,
+            62549615248,
+            583570100997,
+        ],
+        published_source: "OEIS A080602 (Rokicki's exact counts, cube20.org)",
+    },
+    Declaration {
+        name: "stm",
+        unit: "slice-turn moves",
+        unit_one: "slice-turn move",
+        diameter: 20,
+        diameter_exact: false,
+        diameter_source: "at most the half-turn diameter, 20: a face turn is one slice-turn move",
+        axis_moves: &[
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 3),
+            (2, 2),
+            (3, 1),
+        ],
+        corner_parity: false,
+        searched: false,
+        // Up to whole-cube rotation; Rokicki's counts at forum.cubeman.org, as issue 107 cites.
+        published: &[
+            1,
+            27,
+            501,
+            9175,
+            164900,
+            2912447,
+            50839041,
+            879457304,
+            15103187300,
+            257676327458,
+        ],
+        published_source: "Rokicki, forum.cubeman.org (positions up to whole-cube rotation)",
+    },
+    Declaration {
+        name: "atm",
+        unit: "axial moves",
+        unit_one: "axial move",
+        diameter: 20,
+        diameter_exact: false,
+        diameter_source: "at most the half-turn diameter, 20: a face turn is one axial move",
+        axis_moves: &[
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (3, 1),
+            (3, 2),
+            (3, 3),
+        ],
+        corner_parity: false,
+        searched: false,
+        published: &[],
+        published_source: "",
+    },
+];
+
+/// The cost of every axis move `(i, j)` in each metric: the fewest unit axis moves that make
+/// it (a breadth-first search over Z4 × Z4 from the declaration's moves).
+const AXIS_COSTS: [[[u8; 4]; 4]; 4] = {
+    let mut out = [[[u8::MAX; 4]; 4]; 4];
+    let mut m = 0;
+    while m < 4 {
+        let moves = DECLARATIONS[m].axis_moves;
+        let cost = &mut out[m];
+        cost[0][0] = 0;
+        let mut d = 0;
+        while d < 16 {
+            let mut i = 0;
+            while i < 16 {
+                if cost[i / 4][i % 4] == d {
+                    let mut k = 0;
+                    while k < moves.len() {
+                        let (a, b) = (
+                            (i / 4 + moves[k].0 as usize) % 4,
+                            (i % 4 + moves[k].1 as usize) % 4,
+                        );
+                        if cost[a][b] == u8::MAX {
+                            cost[a][b] = d + 1;
+                        }
+                        k += 1;
+                    }
+                }
+                i += 1;
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
 /// A way to count moves. (In JSON and table headers: its [`Metric::name`].)
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -54,23 +260,41 @@ pub enum Metric {
     Htm,
     /// The quarter-turn metric: `X` and `X'` cost 1, `X2` costs 2.
     Qtm,
+    /// The slice-turn metric: a face turn or a middle-slice turn (`M`, `E`, `S` and their
+    /// powers) costs 1; positions up to whole-cube rotation.
+    Stm,
+    /// The axial metric: any turns of one or both faces of one axis cost 1.
+    Atm,
 }
 
 impl Metric {
     /// Every metric, for lists and help texts.
-    pub const ALL: [Metric; 2] = [Metric::Htm, Metric::Qtm];
+    pub const ALL: [Metric; 4] = [Metric::Htm, Metric::Qtm, Metric::Stm, Metric::Atm];
+
+    /// What this metric is: its declaration.
+    #[inline(always)]
+    pub const fn declaration(self) -> &'static Declaration {
+        &DECLARATIONS[self as usize]
+    }
 
     /// Is this the half-turn metric (the default, which table headers leave unsaid)?
     pub fn is_htm(&self) -> bool {
         *self == Metric::Htm
     }
 
-    /// The name on the command line and in JSON: `htm`, `qtm`.
+    /// Whether the optimal search and its tables handle this metric.
+    pub fn searched(self) -> bool {
+        self.declaration().searched
+    }
+
+    /// The metrics the optimal search handles.
+    pub fn searched_metrics() -> impl Iterator<Item = Metric> {
+        Self::ALL.into_iter().filter(|m| m.searched())
+    }
+
+    /// The name on the command line and in JSON: `htm`, `qtm`, `stm`, `atm`.
     pub fn name(self) -> &'static str {
-        match self {
-            Metric::Htm => "htm",
-            Metric::Qtm => "qtm",
-        }
+        self.declaration().name
     }
 
     /// The metric of a name ([`Metric::name`], any case).
@@ -80,71 +304,144 @@ impl Metric {
             .find(|m| m.name().eq_ignore_ascii_case(name.trim()))
     }
 
-    /// The metrics' names for messages: `htm, qtm`.
+    /// The metric named `name` (any case), or a message naming the choices.
+    pub fn parse(name: &str) -> Result<Metric, String> {
+        Self::from_name(name)
+            .ok_or_else(|| format!("unknown metric {name:?}: one of {}", Self::names()))
+    }
+
+    /// [`Metric::parse`] for an optimal search: a metric without tables and search yet is
+    /// refused with a message that says so (the same words on the command line and in Python).
+    pub fn parse_searched(name: &str) -> Result<Metric, String> {
+        let m = Self::parse(name)?;
+        if m.searched() {
+            return Ok(m);
+        }
+        Err(format!(
+            "metric {m}: distances are counted (`stats distances --metric {m}`), but there are \
+             no tables or optimal search in it yet; searched metrics: {}",
+            Self::searched_names()
+        ))
+    }
+
+    /// The metrics' names for messages: `htm, qtm, stm, atm`.
     pub fn names() -> String {
         Self::ALL.map(|m| m.name()).join(", ")
     }
 
+    /// The names of the metrics the optimal search handles, for messages: `htm, qtm`.
+    pub fn searched_names() -> String {
+        Self::searched_metrics()
+            .map(|m| m.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The unit a length is counted in, for text output: `moves` or `quarter turns`.
     pub fn unit(self) -> &'static str {
-        match self {
-            Metric::Htm => "moves",
-            Metric::Qtm => "quarter turns",
-        }
+        self.declaration().unit
     }
 
     /// The unit of a count of `n`, for text output: `1 move`, `2 moves`, `1 quarter turn`.
     pub fn unit_for(self, n: usize) -> &'static str {
-        match (self, n) {
-            (Metric::Htm, 1) => "move",
-            (Metric::Qtm, 1) => "quarter turn",
+        match n {
+            1 => self.declaration().unit_one,
             _ => self.unit(),
         }
     }
 
     /// The largest distance of any position: 20 in HTM (Rokicki, Kociemba, Davidson,
-    /// Dethridge 2010), 26 in QTM (Rokicki, Davidson 2014; both at cube20.org). A search that
-    /// may go this deep finds every position's solution.
+    /// Dethridge 2010), 26 in QTM (Rokicki, Davidson 2014; both at cube20.org); in STM and ATM
+    /// (not known) the bound 20 ([`Declaration::diameter_exact`]). A search that may go this
+    /// deep finds every position's solution.
     pub fn diameter(self) -> u8 {
-        match self {
-            Metric::Htm => 20,
-            Metric::Qtm => 26,
-        }
+        self.declaration().diameter
+    }
+
+    /// The cost of turning one axis's lower face by `i` and its opposite face by `j` quarter
+    /// turns (both taken mod 4).
+    #[inline(always)]
+    pub fn axis_cost(self, i: u8, j: u8) -> u8 {
+        AXIS_COSTS[self as usize][(i & 3) as usize][(j & 3) as usize]
     }
 
     /// What the move `m` costs.
     #[inline(always)]
     pub fn cost(self, m: Move) -> u8 {
-        match self {
-            Metric::Htm => 1,
-            Metric::Qtm => 1 + (m.quarter_turns() == 2) as u8,
-        }
+        self.axis_cost(m.quarter_turns(), 0)
     }
 
-    /// The length of a sequence in this metric.
+    /// The length of a sequence in this metric. Where every unit move is one face's turn (HTM,
+    /// QTM) each written turn is priced alone; where a unit move turns two faces (STM, ATM) a
+    /// run of one axis's turns is priced as the one axis move it makes (`U D'` is one
+    /// slice-turn move, `E` up to rotation).
     pub fn length(self, seq: &[Move]) -> usize {
-        seq.iter().map(|&m| self.cost(m) as usize).sum()
+        if self
+            .declaration()
+            .axis_moves
+            .iter()
+            .all(|&(i, j)| i == 0 || j == 0)
+        {
+            return seq.iter().map(|&m| self.cost(m) as usize).sum();
+        }
+        let mut total = 0;
+        let mut run = seq.iter().peekable();
+        while let Some(&first) = run.next() {
+            let axis = first.face() as usize % 3;
+            let mut turns = [0u8; 2];
+            turns[first.face() as usize / 3] += first.quarter_turns();
+            while let Some(&&m) = run.peek() {
+                if m.face() as usize % 3 != axis {
+                    break;
+                }
+                turns[m.face() as usize / 3] += m.quarter_turns();
+                run.next();
+            }
+            total += self.axis_cost(turns[0], turns[1]) as usize;
+        }
+        total
     }
 
-    /// The generators of the metric's Cayley graph, the moves of unit cost, in index order:
-    /// the 18 face turns in HTM, the 12 quarter turns in QTM. A breadth-first search over them
-    /// counts distances.
+    /// The face turns that are moves of unit cost, in index order: the 18 face turns in HTM,
+    /// STM and ATM, the 12 quarter turns in QTM. The search moves by these.
     #[inline]
     pub fn unit_moves(self) -> &'static [Move] {
-        match self {
-            Metric::Htm => &HTM_MOVES,
-            Metric::Qtm => &QTM_MOVES,
+        match self.declaration().corner_parity {
+            false => &HTM_MOVES,
+            true => &QTM_MOVES,
         }
+    }
+
+    /// The generators of the metric's Cayley graph, every move of unit cost as a position: the
+    /// [`Metric::unit_moves`] first (in their order), then the moves of two faces (axis by axis,
+    /// in the declaration's order). A breadth-first search over them counts distances.
+    pub fn generators(self) -> &'static [Cube] {
+        static GENERATORS: std::sync::OnceLock<[Vec<Cube>; 4]> = std::sync::OnceLock::new();
+        &GENERATORS.get_or_init(|| Self::ALL.map(|m| m.make_generators()))[self as usize]
+    }
+
+    fn make_generators(self) -> Vec<Cube> {
+        let mut out: Vec<Cube> = self.unit_moves().iter().map(|m| *m.cube()).collect();
+        for axis in 0..3 {
+            for &(i, j) in self.declaration().axis_moves {
+                if i != 0 && j != 0 {
+                    let turn = |face: usize, n: u8| {
+                        Cube::SOLVED.apply_seq(&vec![Move::from_index(3 * face); n as usize])
+                    };
+                    out.push(turn(axis, i).compose(&turn(axis + 3, j)));
+                }
+            }
+        }
+        out
     }
 
     /// The parity every distance of `cube` has in this metric (`Some(0)` even, `Some(1)` odd),
-    /// or `None` where the metric fixes none (HTM).
+    /// or `None` where the metric fixes none (HTM, STM, ATM).
     #[inline]
     pub fn parity(self, cube: &Cube) -> Option<u8> {
-        match self {
-            Metric::Htm => None,
-            Metric::Qtm => Some(cube.corner_parity()),
-        }
+        self.declaration()
+            .corner_parity
+            .then(|| cube.corner_parity())
     }
 
     /// The lower bound `h` of `cube`'s distance raised to the parity the distance must have
@@ -155,6 +452,41 @@ impl Metric {
             None => h,
             Some(p) => h + ((h ^ p) & 1),
         }
+    }
+
+    /// The published numbers of positions at each exact distance (empty where none are).
+    pub fn published(self) -> &'static [u64] {
+        self.declaration().published
+    }
+
+    /// Upper bounds on the positions at each distance 0..=max_depth: the number of canonical
+    /// sequences of that cost (syllables on alternating axes, each priced by
+    /// [`Metric::axis_cost`]): a position at distance `d` is reached by one of them.
+    pub fn sequence_bounds(self, max_depth: usize) -> Vec<u128> {
+        // ends[d][a]: canonical sequences of cost d whose last syllable is on axis a.
+        let mut ends = vec![[0u128; 3]; max_depth + 1];
+        let mut out = vec![0u128; max_depth + 1];
+        out[0] = 1;
+        for d in 1..=max_depth {
+            for a in 0..3 {
+                for i in 0..4u8 {
+                    for j in 0..4u8 {
+                        let c = self.axis_cost(i, j) as usize;
+                        if (i, j) == (0, 0) || c > d {
+                            continue;
+                        }
+                        let before = if c == d {
+                            1
+                        } else {
+                            (0..3).filter(|&b| b != a).map(|b| ends[d - c][b]).sum()
+                        };
+                        ends[d][a] = ends[d][a].saturating_add(before);
+                    }
+                }
+                out[d] = out[d].saturating_add(ends[d][a]);
+            }
+        }
+        out
     }
 }
 
@@ -184,7 +516,14 @@ mod tests {
             assert_eq!(Metric::from_name(m.name()), Some(m));
         }
         assert_eq!(Metric::from_name(" QTM"), Some(Metric::Qtm));
-        assert_eq!(Metric::from_name("stm"), None);
+        assert_eq!(Metric::from_name("stm"), Some(Metric::Stm));
+        assert_eq!(Metric::from_name("xtm"), None);
+        assert!(
+            Metric::parse_searched("atm")
+                .unwrap_err()
+                .contains("no tables")
+        );
+        assert_eq!(Metric::searched_names(), "htm, qtm");
         // "1 quarter turn", never "1 quarter turns" (issue 104).
         assert_eq!(Metric::Qtm.unit_for(1), "quarter turn");
         assert_eq!(Metric::Htm.unit_for(1), "move");

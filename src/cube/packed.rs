@@ -92,7 +92,7 @@ pub fn next_layer_of<T: Copy + Ord + Default + Send + Sync>(
     cube: impl Fn(T) -> Cube + Sync,
     key: impl Fn(&Cube) -> T + Sync,
 ) -> Vec<T> {
-    let per_key = if premoves { 2 } else { 1 } * metric.unit_moves().len();
+    let per_key = if premoves { 2 } else { 1 } * metric.generators().len();
     let mut next = vec![T::default(); cur.len() * per_key];
     next.par_chunks_mut(per_key)
         .zip(cur.par_iter())
@@ -108,13 +108,13 @@ pub fn next_layer_of<T: Copy + Ord + Default + Send + Sync>(
 /// unit moves), then, when `out` has room for twice as many, its premoves `m·c`.
 #[inline]
 pub fn neighbour_keys<T>(c: &Cube, metric: Metric, out: &mut [T], key: impl Fn(&Cube) -> T) {
-    let moves = metric.unit_moves();
+    let moves = metric.generators();
     let (post, pre) = out.split_at_mut(moves.len());
-    for (o, &m) in post.iter_mut().zip(moves) {
-        *o = key(&c.apply(m));
+    for (o, m) in post.iter_mut().zip(moves) {
+        *o = key(&c.compose(m));
     }
-    for (o, &m) in pre.iter_mut().zip(moves) {
-        *o = key(&m.cube().compose(c));
+    for (o, m) in pre.iter_mut().zip(moves) {
+        *o = key(&m.compose(c));
     }
 }
 

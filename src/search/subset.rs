@@ -411,16 +411,13 @@ pub fn prepare(metric: Metric) {
 /// `set`'s syllables in `metric`; those of all turns are made once (a goal's short solves
 /// would otherwise spend most of their time making them).
 fn syllables_of(set: &MoveSet, metric: Metric) -> std::borrow::Cow<'static, [Syllable]> {
-    static ALL: std::sync::OnceLock<[Vec<Syllable>; 2]> = std::sync::OnceLock::new();
+    static ALL: [std::sync::OnceLock<Vec<Syllable>>; Metric::ALL.len()] =
+        [const { std::sync::OnceLock::new() }; Metric::ALL.len()];
     if *set != MoveSet::ALL {
         return set.syllables(metric).into();
     }
-    let all = ALL.get_or_init(|| Metric::ALL.map(|m| MoveSet::ALL.syllables(m)));
-    let i = Metric::ALL
-        .iter()
-        .position(|&m| m == metric)
-        .expect("a metric");
-    all[i].as_slice().into()
+    let all = ALL[metric as usize].get_or_init(|| MoveSet::ALL.syllables(metric));
+    all.as_slice().into()
 }
 
 /// The solutions of syllable paths `found`, as turns, sorted.

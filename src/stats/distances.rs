@@ -21,47 +21,16 @@ use crate::cube::{Cube, Metric};
 use crate::stats::predict::tree_sizes;
 use rayon::prelude::*;
 
-/// Published numbers of positions at exact distance 0..=10 in HTM (Rokicki, Kociemba, Davidson,
-/// Dethridge, "The diameter of the Rubik's Cube group is twenty", SIAM J. Discrete Math. 27
-/// (2013); table at cube20.org; OEIS A080601).
-pub const PUBLISHED: [u64; 11] = [
-    1,
-    18,
-    243,
-    3240,
-    43239,
-    574908,
-    7618438,
-    100803036,
-    1332343288,
-    17596479795,
-    232248063316,
-];
+/// Published numbers of positions at exact distance 0..=10 in HTM (the declaration's,
+/// [`Metric::published`]).
+pub const PUBLISHED: &[u64] = Metric::Htm.declaration().published;
 
-/// Published numbers of positions at exact distance 0..=12 in QTM (OEIS A080602; Rokicki's
-/// exact counts through 18q, cube20.org).
-pub const PUBLISHED_QTM: [u64; 13] = [
-    1,
-    12,
-    114,
-    1068,
-    10011,
-    93840,
-    878880,
-    8221632,
-    76843595,
-    717789576,
-    6701836858,
-    62549615248,
-    583570100997,
-];
+/// Published numbers of positions at exact distance 0..=12 in QTM.
+pub const PUBLISHED_QTM: &[u64] = Metric::Qtm.declaration().published;
 
-/// The published position counts of `metric`, by distance.
+/// The published position counts of `metric`, by distance (empty where none are).
 pub fn published(metric: Metric) -> &'static [u64] {
-    match metric {
-        Metric::Htm => &PUBLISHED,
-        Metric::Qtm => &PUBLISHED_QTM,
-    }
+    metric.published()
 }
 
 /// Published numbers of classes under the 48 symmetries at distance 0..=10 in HTM (Jerry
@@ -171,7 +140,7 @@ pub fn counts(max_depth: u8, metric: Metric) -> Vec<u64> {
 /// classes (about 0.01 % more at depth 9 under the 48 symmetries). `None` past the published
 /// depths.
 pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>, metric: Metric) -> Option<u128> {
-    let moves = metric.unit_moves().len() as u128;
+    let moves = metric.generators().len() as u128;
     let Some(r) = reduction else {
         return peak_bytes_plain(max_depth, metric);
     };
@@ -189,20 +158,33 @@ pub fn peak_bytes(max_depth: u8, reduction: Option<Reduction>, metric: Metric) -
 
 /// An upper estimate of the classes at distance `d` under `r`: the published position count
 /// over the group's order, plus 5 % for the symmetric classes; `None` past the published depths.
+/// A metric with no published counts (ATM) takes its canonical sequences' bound instead
+/// ([`Metric::sequence_bounds`]).
 pub fn estimated_classes(d: usize, r: Reduction, metric: Metric) -> Option<u64> {
-    let p = *published(metric).get(d)?;
-    Some(p * 105 / (100 * r.order() as u64) + 1)
+    let p = *layer_bounds(metric, d)?.get(d)?;
+    let p = u64::try_from(p).unwrap_or(u64::MAX);
+    Some(p.saturating_mul(105) / (100 * r.order() as u64) + 1)
 }
 
-/// [`peak_bytes`] over whole positions: an upper bound (HTM), the exact layers (QTM).
+/// Upper bounds on the positions at distances 0..=max_depth: the published counts, or where a
+/// metric has none, its canonical sequences' bound; `None` past the published depths.
+fn layer_bounds(metric: Metric, max_depth: usize) -> Option<Vec<u128>> {
+    let published = metric.published();
+    if published.is_empty() {
+        return Some(metric.sequence_bounds(max_depth));
+    }
+    let got = published.get(..=max_depth)?;
+    Some(got.iter().map(|&c| c as u128).collect())
+}
+
+/// [`peak_bytes`] over whole positions: an upper bound (HTM: the canonical tree), the exact
+/// layers (QTM, STM), the canonical sequences' bound (ATM).
 fn peak_bytes_plain(max_depth: u8, metric: Metric) -> Option<u128> {
     let n: Vec<u128> = match metric {
         Metric::Htm => tree_sizes(max_depth as usize),
-        Metric::Qtm => (published(metric).get(..=max_depth as usize)?.iter())
-            .map(|&c| c as u128)
-            .collect(),
+        _ => layer_bounds(metric, max_depth as usize)?,
     };
-    let moves = metric.unit_moves().len() as u128;
+    let moves = metric.generators().len() as u128;
     let step = |d: usize| {
         let cur = n[d - 1];
         let prev = if d >= 2 { n[d - 2] } else { 0 };
@@ -215,6 +197,9 @@ fn peak_bytes_plain(max_depth: u8, metric: Metric) -> Option<u128> {
             .unwrap_or(KEY_BYTES as u128),
     )
 }
+
+#[cfg(test)]
+mod four_metrics_tests;
 
 #[cfg(test)]
 mod tests {

@@ -123,14 +123,14 @@ pub struct Spill {
 /// in HTM, 24 in QTM: moves and premoves; an upper bound of what the varint deltas take on the
 /// runs measured).
 pub fn disk_estimate(parents: u64, metric: Metric) -> u64 {
-    parents * 2 * metric.unit_moves().len() as u64 * 7
+    parents * 2 * metric.generators().len() as u64 * 7
 }
 
 /// An estimate of the memory (bytes) a run needs beside the two input layers: their codes (16
 /// bytes a class), one chunk's neighbours (16 bytes each) and its encoded partitions (7 bytes
 /// a neighbour, as [`disk_estimate`]).
 pub fn memory_estimate(prev: u64, cur: u64, chunk_parents: u64, metric: Metric) -> u64 {
-    (prev + cur) * 16 + chunk_parents * 2 * metric.unit_moves().len() as u64 * (16 + 7)
+    (prev + cur) * 16 + chunk_parents * 2 * metric.generators().len() as u64 * (16 + 7)
 }
 
 /// A fingerprint of the parents, so that a chunk file of another run is never used.
@@ -253,10 +253,11 @@ pub fn count_next_layer(
     let dir = &spill.dir;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // The metric is in the fingerprint: the same parents make other neighbours in another.
-    let fp = fingerprint(cur) ^ (metric as u64) << 63;
+    // (HTM 0 and QTM the top bit, as before; STM and ATM the low bit.)
+    let fp = fingerprint(cur) ^ (metric as u64).rotate_right(1);
     let chunk_parents = spill.chunk_parents.max(1);
     let chunks = cur.len().div_ceil(chunk_parents);
-    let moves = metric.unit_moves().len();
+    let moves = metric.generators().len();
     let per_key = 2 * moves;
     let premoves = r == Reduction::SymmetryAndInverse;
     let mut report = SpillReport {

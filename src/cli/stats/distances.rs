@@ -54,8 +54,10 @@ pub struct DistancesArgs {
     /// whose states fit one table (at most 100,000,000).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["spill", "reduce"])]
     pub goal: Option<String>,
-    /// The metric distances are counted in: htm (face turns) or qtm (quarter turns).
-    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
+    /// The metric distances are counted in: htm (face turns), qtm (quarter turns), stm (face
+    /// and middle-slice turns, positions up to whole-cube rotation) or atm (axial: turns of one
+    /// axis's two faces at once).
+    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_any_metric)]
     metric: optcube::cube::Metric,
     /// Count classes of positions (each with its size) instead of positions.
     #[arg(long, value_enum, default_value = "sym-inv")]
@@ -244,13 +246,14 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
         );
         println!("{d:2} {:>15} {:>14}", n.positions, n.classes);
     }
-    let sources = match args.metric {
-        optcube::cube::Metric::Htm => {
-            "Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the Rubik's Cube group is \
-             twenty* (2013), cube20.org, OEIS A080601; classes under the 48 symmetries: Jerry \
-             Bryan, jerrybryan.com/math/rubikresults.html"
-        }
-        optcube::cube::Metric::Qtm => "OEIS A080602 (Rokicki's exact counts, cube20.org)",
+    let declared = args.metric.declaration();
+    let sources = match (declared.published_source, args.metric.is_htm()) {
+        ("", _) => "none known to us".to_string(),
+        (s, true) => format!(
+            "{s}; classes under the 48 symmetries: Jerry Bryan, \
+             jerrybryan.com/math/rubikresults.html"
+        ),
+        (s, false) => s.to_string(),
     };
     let md = format!(
         "# Positions at each distance from solved ({})\n\n\
@@ -279,7 +282,7 @@ pub fn run(args: DistancesArgs) -> Result<i32, Failure> {
             ),
         },
         args.reduce.describe(),
-        args.metric.unit_moves().len(),
+        args.metric.generators().len(),
         if all_match {
             ""
         } else {
@@ -320,6 +323,8 @@ fn explain(e: &JobError, args: &DistancesArgs) -> String {
             need >> 20,
             if args.reduce == Reduce::None && args.metric == optcube::cube::Metric::Htm {
                 "the canonical tree sizes"
+            } else if args.metric.published().is_empty() {
+                "the number of canonical move sequences: no published counts"
             } else {
                 "the published counts"
             },

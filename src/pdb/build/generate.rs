@@ -135,6 +135,7 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
                 .filter(move |b| match pattern.metric() {
                     Metric::Htm => ALLOWED_AFTER[a.face_index()] & (1 << b.index()) != 0,
                     Metric::Qtm => **b != a.inverse(),
+                    m => unreachable!("no tables in {m} (Metric::searched)"),
                 })
                 .map(move |&b| (a, b))
         })

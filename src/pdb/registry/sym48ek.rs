@@ -96,6 +96,8 @@ pub const fn exact_depth(metric: Metric) -> u8 {
     match metric {
         Metric::Htm => EXACT_DEPTH,
         Metric::Qtm => EXACT_DEPTH + 1,
+        // The front doors refuse the metrics without tables (`Metric::searched`).
+        Metric::Stm | Metric::Atm => panic!("no coset tables in this metric"),
     }
 }
 
@@ -526,6 +528,7 @@ pub fn mark_within<const K: u8>(
     let follows = |m1: Move, m2: Move| match metric {
         Metric::Htm => allowed_after(Some(m1), m2),
         Metric::Qtm => m2 != m1.inverse(),
+        m => unreachable!("no coset tables in {m} (Metric::searched)"),
     };
     // Marks the classes of `keys` with `d`, and with `moved` their moves too.
     let mark = |keys: &[u64], d: u8, moved: bool| {

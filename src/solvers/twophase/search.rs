@@ -122,6 +122,7 @@ fn phase2_cap(metric: Metric) -> usize {
     match metric {
         Metric::Htm => PHASE2_CAP,
         Metric::Qtm => PHASE2_CAP * 3 / 2,
+        m => unreachable!("no two-phase search in {m} (Metric::searched)"),
     }
 }
 

@@ -42,6 +42,8 @@ pub fn published_lengths(metric: Metric) -> &'static [(u32, u32, f64)] {
     match metric {
         Metric::Htm => &PUBLISHED_LENGTHS,
         Metric::Qtm => &PUBLISHED_QTM_LENGTHS,
+        // Studies solve optimally: only in the searched metrics (`Metric::searched`).
+        m => unreachable!("no optimal studies in {m} (Metric::searched)"),
     }
 }
 
@@ -232,6 +234,7 @@ impl Reference {
                 "Published: Rokicki, 3,000,000 uniformly random positions solved optimally in quarter turns \
                  (\"Three Million Positions in Four Metrics\", 2018; mean 20.663)"
             }
+            m => unreachable!("no optimal studies in {m} (Metric::searched)"),
         };
         Reference {
             bins: published_lengths(metric).to_vec(),
