@@ -65,6 +65,9 @@ const QTM_MOVES: [Move; 12] = {
 pub struct Declaration {
     /// The name on the command line, in JSON and in tables' headers.
     pub name: &'static str,
+    /// What a table's name adds for its twin in this metric (`sym48e6-qtm`); nothing for HTM,
+    /// whose tables' names came first.
+    pub table_suffix: &'static str,
     /// The unit of a length in text output, for several and for one.
     pub unit: &'static str,
     pub unit_one: &'static str,
@@ -94,6 +97,7 @@ const FACE_TURNS: [(u8, u8); 6] = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3
 const DECLARATIONS: [Declaration; 4] = [
     Declaration {
         name: "htm",
+        table_suffix: "",
         unit: "moves",
         unit_one: "move",
         diameter: 20,
@@ -122,6 +126,7 @@ const DECLARATIONS: [Declaration; 4] = [
     },
     Declaration {
         name: "qtm",
+        table_suffix: "-qtm",
         unit: "quarter turns",
         unit_one: "quarter turn",
         diameter: 26,
@@ -150,6 +155,7 @@ const DECLARATIONS: [Declaration; 4] = [
     },
     Declaration {
         name: "stm",
+        table_suffix: "-stm",
         unit: "slice-turn moves",
         unit_one: "slice-turn move",
         diameter: 20,
@@ -185,6 +191,7 @@ const DECLARATIONS: [Declaration; 4] = [
     },
     Declaration {
         name: "atm",
+        table_suffix: "-atm",
         unit: "axial moves",
         unit_one: "axial move",
         diameter: 20,
@@ -282,6 +289,18 @@ impl Metric {
         *self == Metric::Htm
     }
 
+    /// The name of table `base`'s twin in this metric (`sym48e6` → `sym48e6-qtm`).
+    pub fn table_name(self, base: &str) -> String {
+        format!("{base}{}", self.declaration().table_suffix)
+    }
+
+    /// The half-turn table's name of `name`, a table of this metric (`sym48e6-qtm` →
+    /// `sym48e6`).
+    pub fn base_table_name(self, name: &str) -> &str {
+        name.strip_suffix(self.declaration().table_suffix)
+            .unwrap_or(name)
+    }
+
     /// Whether the optimal search and its tables handle this metric.
     pub fn searched(self) -> bool {
         self.declaration().searched
@@ -369,6 +388,27 @@ impl Metric {
     #[inline(always)]
     pub fn cost(self, m: Move) -> u8 {
         self.axis_cost(m.quarter_turns(), 0)
+    }
+
+    /// Whether unit move `m2` may follow `m1` in a canonical sequence of unit moves
+    /// ([`Metric::unit_moves`]): two turns of one axis only when together they cost what they
+    /// cost apart (never `U U` in HTM, where it is `U2`; never `U U'`; `U U` in QTM, its half
+    /// turn), and opposite faces in one order (`U D`, never `D U`: they commute). The table
+    /// builders' prefixes and marks follow it; in HTM it is [`crate::cube::ALLOWED_AFTER`].
+    pub fn may_follow(self, m1: Move, m2: Move) -> bool {
+        let (f1, f2) = (m1.face() as u8, m2.face() as u8);
+        if f1 % 3 != f2 % 3 {
+            return true;
+        }
+        if f1 > f2 {
+            return false;
+        }
+        let (q1, q2) = (m1.quarter_turns(), m2.quarter_turns());
+        let together = match f1 == f2 {
+            true => self.axis_cost(q1 + q2, 0),
+            false => self.axis_cost(q1, q2),
+        };
+        together == self.cost(m1) + self.cost(m2)
     }
 
     /// The length of a sequence in this metric. Where every unit move is one face's turn (HTM,
@@ -529,6 +569,31 @@ mod tests {
         assert_eq!(Metric::Htm.unit_for(1), "move");
         assert_eq!(Metric::Htm.unit_for(0), "moves");
         assert_eq!(Metric::Qtm.unit_for(2), "quarter turns");
+    }
+
+    /// The canonical pairs: HTM's are [`crate::cube::ALLOWED_AFTER`]; QTM's keep a quarter
+    /// turn's repeat (its half turn) and drop its inverse and the opposite faces' second order.
+    #[test]
+    fn canonical_pairs_follow_from_the_costs() {
+        for a in Move::all() {
+            for b in Move::all() {
+                let htm = crate::cube::allowed_after(Some(a), b);
+                assert_eq!(Metric::Htm.may_follow(a, b), htm, "{a} {b}");
+                let same_axis = a.face() as u8 % 3 == b.face() as u8 % 3;
+                let later_face_first = same_axis && a.face() as u8 > b.face() as u8;
+                if a.quarter_turns() != 2 && b.quarter_turns() != 2 {
+                    let qtm = b != a.inverse() && !later_face_first;
+                    assert_eq!(Metric::Qtm.may_follow(a, b), qtm, "{a} {b}");
+                }
+                let slice = a.face() != b.face()
+                    && !later_face_first
+                    && same_axis
+                    && (a.quarter_turns() + b.quarter_turns()) % 4 == 0;
+                let stm = Metric::Htm.may_follow(a, b) && !slice;
+                assert_eq!(Metric::Stm.may_follow(a, b), stm, "{a} {b}");
+                assert_eq!(Metric::Atm.may_follow(a, b), !same_axis, "{a} {b}");
+            }
+        }
     }
 
     /// A quarter turn changes the corner permutation's parity, a half turn does not: the

@@ -16,7 +16,7 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
-use crate::cube::{ALLOWED_AFTER, Cube, Metric, Move};
+use crate::cube::{Cube, Metric, Move};
 use crate::pdb::bfs::bfs;
 use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::family::{Builder, LayoutTask, Pattern};
@@ -125,18 +125,13 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
     let mut known = 1u64;
     // The metric's unit moves: every face turn, or the quarter turns.
     let moves = pattern.metric().unit_moves();
-    // Two-move prefixes that a shortest path may begin with: the parallel work units. In
-    // the half-turn metric the canonical ones; in the quarter-turn metric all but a turn
-    // followed by its inverse (`U U` is a half turn's shortest path there).
+    // Two-move prefixes that a shortest path may begin with: the parallel work units, the
+    // metric's canonical pairs (`U U` is a half turn's shortest path in QTM).
+    let metric = pattern.metric();
     let prefixes: Vec<(Move, Move)> = (moves.iter())
         .flat_map(|&a| {
-            moves
-                .iter()
-                .filter(move |b| match pattern.metric() {
-                    Metric::Htm => ALLOWED_AFTER[a.face_index()] & (1 << b.index()) != 0,
-                    Metric::Qtm => **b != a.inverse(),
-                    m => unreachable!("no tables in {m} (Metric::searched)"),
-                })
+            (moves.iter())
+                .filter(move |&&b| metric.may_follow(a, b))
                 .map(move |&b| (a, b))
         })
         .collect();

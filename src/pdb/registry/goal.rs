@@ -386,11 +386,7 @@ impl GoalTable {
     /// rebuild advice).
     pub fn kind(goal: &Goal, metric: Metric, origin: &str) -> TableKind {
         TableKind {
-            name: format!(
-                "goal-{}{}",
-                goal.key(),
-                if metric.is_htm() { "" } else { "-qtm" }
-            ),
+            name: metric.table_name(&format!("goal-{}", goal.key())),
             version: VERSION,
             pieces: format!(
                 "goal pieces {} (c: corners URF..DRB, e: edges UR..BR; x free, h home, a letter a class, upper case oriented), exact {} distance",

@@ -227,16 +227,16 @@ impl Pattern {
     }
 
     /// The table of this family's index in `metric`: itself, or its twin (`NAME-qtm` for the
-    /// quarter-turn one, `NAME` for the half-turn one); `None` when the registry declares no
-    /// such twin.
+    /// quarter-turn one, `NAME` for the half-turn one: [`Metric::table_name`]); `None` when the
+    /// registry declares no such twin.
     pub fn in_metric(self, metric: Metric) -> Option<Pattern> {
         if self.metric() == metric {
             return Some(self);
         }
-        let base = self.name().strip_suffix("-qtm").unwrap_or(self.name());
-        Pattern::ALL.into_iter().find(|p| {
-            p.metric() == metric && p.name().strip_suffix("-qtm").unwrap_or(p.name()) == base
-        })
+        let base = |p: Pattern| p.metric().base_table_name(p.name());
+        Pattern::ALL
+            .into_iter()
+            .find(|&p| p.metric() == metric && base(p) == base(self))
     }
 
     /// The family's declaration.

@@ -67,7 +67,7 @@ use crate::coord::coset::{
     slice_sep_edges,
 };
 use crate::cube::packed::for_each_layer_of;
-use crate::cube::{Cube, Metric, Move, allowed_after};
+use crate::cube::{Cube, Metric, Move};
 use crate::pdb::checkpoint::{Checkpoint, ResumePoint};
 use crate::pdb::family::{Builder, Family, Index, Store, Turned};
 use crate::pdb::sym48::Sym48Space;
@@ -525,11 +525,7 @@ pub fn mark_within<const K: u8>(
     // the table is set up in parallel), moving the last layer twice the rest, at an even pace.
     let listing = entries / 50;
     let moves = metric.unit_moves();
-    let follows = |m1: Move, m2: Move| match metric {
-        Metric::Htm => allowed_after(Some(m1), m2),
-        Metric::Qtm => m2 != m1.inverse(),
-        m => unreachable!("no coset tables in {m} (Metric::searched)"),
-    };
+    let follows = |m1: Move, m2: Move| metric.may_follow(m1, m2);
     // Marks the classes of `keys` with `d`, and with `moved` their moves too.
     let mark = |keys: &[u64], d: u8, moved: bool| {
         let mut stages = Stages::<_, K>::new(marks);
