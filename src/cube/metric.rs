@@ -94,6 +94,34 @@ pub struct Declaration {
 /// The half-turn metric's axis moves: one face's quarter, half or three-quarter turn.
 const FACE_TURNS: [(u8, u8); 6] = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3)];
 
+/// The slice-turn metric's: the face turns, and the middle slice's turns up to rotation (`R L'`,
+/// `R2 L2`, `R' L`).
+const STM_MOVES: [(u8, u8); 9] = {
+    let mut out = [(0, 0); 9];
+    let mut k = 0;
+    while k < 6 {
+        out[k] = FACE_TURNS[k];
+        k += 1;
+    }
+    while k < 9 {
+        let i = (k - 5) as u8;
+        out[k] = (i, 4 - i);
+        k += 1;
+    }
+    out
+};
+
+/// The axial metric's: every turn of one or both faces, `(i, j) ≠ (0, 0)`.
+const AXIAL_MOVES: [(u8, u8); 15] = {
+    let mut out = [(0, 0); 15];
+    let mut k = 1;
+    while k < 16 {
+        out[k - 1] = ((k / 4) as u8, (k % 4) as u8);
+        k += 1;
+    }
+    out
+};
+
 const DECLARATIONS: [Declaration; 4] = [
     Declaration {
         name: "htm",
@@ -161,17 +189,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter: 20,
         diameter_exact: false,
         diameter_source: "at most the half-turn diameter, 20: a face turn is one slice-turn move",
-        axis_moves: &[
-            (1, 0),
-            (2, 0),
-            (3, 0),
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (1, 3),
-            (2, 2),
-            (3, 1),
-        ],
+        axis_moves: &STM_MOVES,
         corner_parity: false,
         searched: false,
         // Up to whole-cube rotation; Rokicki's counts at forum.cubeman.org, as issue 107 cites.
@@ -197,23 +215,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter: 20,
         diameter_exact: false,
         diameter_source: "at most the half-turn diameter, 20: a face turn is one axial move",
-        axis_moves: &[
-            (1, 0),
-            (2, 0),
-            (3, 0),
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (1, 1),
-            (1, 2),
-            (1, 3),
-            (2, 1),
-            (2, 2),
-            (2, 3),
-            (3, 1),
-            (3, 2),
-            (3, 3),
-        ],
+        axis_moves: &AXIAL_MOVES,
         corner_parity: false,
         searched: false,
         published: &[],
