@@ -448,9 +448,10 @@ impl Metric {
     /// STM and ATM, the 12 quarter turns in QTM. The search moves by these.
     #[inline]
     pub fn unit_moves(self) -> &'static [Move] {
-        match self.declaration().corner_parity {
-            false => &HTM_MOVES,
-            true => &QTM_MOVES,
+        // A half turn is a unit move, or it is two quarter turns (QTM): read from the costs.
+        match self.axis_cost(2, 0) {
+            1 => &HTM_MOVES,
+            _ => &QTM_MOVES,
         }
     }
 
