@@ -43,7 +43,7 @@ class Result:
         """The solution's length in the result's metric (a half turn counts 2 in "qtm")."""
     @property
     def metric(self) -> str:
-        """The metric of length and the bounds: "htm" or "qtm"."""
+        """The metric of length and the bounds: "htm", "qtm", "stm" or "atm"."""
     @property
     def optimal(self) -> bool:
         """True only when a complete search proved that no shorter solution exists."""
@@ -104,7 +104,10 @@ class Solver:
     core (or 64). metric="qtm" counts quarter turns (a half turn 2), searched with the set's
     quarter-turn tables (NAME-qtm, built on first use) and its half-turn ones where it has
     none; lengths, bounds and max_depth are then in quarter turns, and solutions still write
-    a half turn as X2.
+    a half turn as X2. metric="stm" (slice turns, up to whole-cube rotation) and "atm" (axial
+    moves) read the set's NAME-stm and NAME-atm tables only (korf6 and sym48e6 have them;
+    ValueError for a set without) and count R L' as one move; goals, studies and
+    solve_in's exact tables count face turns only (ValueError).
 
     upper_bound=True (the default, as the CLI's solve): before each IDA* iteration (in quarter
     turns, only after an iteration of 30 s or more) the two-phase solver (its tables in pdb_dir,
@@ -207,7 +210,7 @@ class Solver:
     def dual(self) -> bool: ...
     @property
     def metric(self) -> str:
-        """The metric lengths are counted in: "htm" or "qtm"."""
+        """The metric lengths are counted in: "htm", "qtm", "stm" or "atm"."""
     def tables(self) -> List[Tuple[str, int]]:
         """The tables in lookup order: (name, entries)."""
 
@@ -258,7 +261,8 @@ def distances(
 ) -> List[Dict[str, Any]]:
     """Positions at each exact distance from solved, as `optcube stats distances`: one dict a
     depth (depth, positions, classes, published, matches), in metric "htm", "qtm", "stm"
-    (slice turns, up to whole-cube rotation) or "atm" (axial). The solvers take "htm" or "qtm".
+    (slice turns, up to whole-cube rotation) or "atm" (axial). Solver takes all four;
+    twophase and goals take "htm" or "qtm".
     MemoryError before any work when the search does not fit."""
 
 def goals() -> List[Dict[str, Any]]:

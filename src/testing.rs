@@ -60,6 +60,26 @@ pub fn korf6_qtm() -> &'static Heuristic {
     })
 }
 
+/// The corner table and `edges5a` in the slice-turn or axial metric (`metric` moves two
+/// faces) as a heuristic, built once each: about 5 s, small enough for the tests' searches
+/// to depth 6.
+pub fn corners_edges5_in(metric: crate::cube::Metric) -> &'static Heuristic {
+    use crate::cube::Metric;
+    static H: [OnceLock<Heuristic>; 2] = [OnceLock::new(), OnceLock::new()];
+    let (slot, tables) = match metric {
+        Metric::Stm => (&H[0], [Pattern::CORNERS_STM, Pattern::EDGES5A_STM]),
+        Metric::Atm => (&H[1], [Pattern::CORNERS_ATM, Pattern::EDGES5A_ATM]),
+        m => panic!("{m} reads half-turn tables"),
+    };
+    slot.get_or_init(|| {
+        Heuristic::new(
+            (tables.into_iter())
+                .map(|p| (p, build(p, Method::Bfs, 2)))
+                .collect(),
+        )
+    })
+}
+
 /// The `korf6` tables (copies) with the turned lookups of the edge tables
 /// ([`Heuristic::set_symmetric`]), without the corner successor table.
 pub fn korf6_sym() -> &'static Heuristic {
@@ -160,17 +180,28 @@ fn sym48e0_with(fallbacks: [(Pattern, NibbleTable); 3]) -> Heuristic {
 /// with `seed`) of the moves out of depth 5 that lead to no position seen before (positions
 /// at 6 moves or fewer, each standing at 6).
 pub fn positions_within_6(seed: u64, metric: crate::cube::Metric) -> Vec<Vec<crate::cube::Cube>> {
+    positions_within(seed, metric, 6)
+}
+
+/// [`positions_within_6`] to `depth`: every position at each distance below it, a twentieth
+/// of those at `depth`, by a breadth-first search over the metric's moves as cubes
+/// ([`crate::cube::Metric::generators`]).
+pub fn positions_within(
+    seed: u64,
+    metric: crate::cube::Metric,
+    depth: usize,
+) -> Vec<Vec<crate::cube::Cube>> {
     use crate::cube::{Cube, Rng};
     use std::collections::HashSet;
     let mut seen: HashSet<Cube> = HashSet::from([Cube::SOLVED]);
     let mut layers = vec![vec![Cube::SOLVED]];
     let mut rng = Rng::new(seed);
-    for d in 1..=6 {
+    for d in 1..=depth {
         let mut next = Vec::new();
         for c in &layers[d - 1] {
-            for &m in metric.unit_moves() {
-                let n = c.apply(m);
-                if d == 6 {
+            for g in metric.generators() {
+                let n = c.compose(g);
+                if d == depth {
                     if rng.below(20) == 0 && !seen.contains(&n) {
                         next.push(n);
                     }

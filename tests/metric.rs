@@ -147,18 +147,29 @@ fn solvers_that_count_half_turns_refuse_qtm() {
         "{}",
         stderr(&o)
     );
-    // The slice-turn metric is counted, not searched yet: refused with the reason.
-    let o = optcube(&["solve", "R U", "--metric", "stm"]);
+    // The slice-turn and axial metrics: the optimal solver's distance to solved; the other
+    // solvers and goals are refused with the reason, and a table without a twin there too.
+    let o = optcube(&["solve", "R U", "--metric", "stm", "--solver", "twophase"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("metric stm: distances are counted")
-            && stderr(&o).contains("searched metrics: htm, qtm"),
+        stderr(&o).contains("the two-phase solver counts face turns (htm or qtm), not stm"),
         "{}",
         stderr(&o)
     );
-    let o = optcube(&["pdb", "build", "--set", "corners", "--metric", "atm"]);
+    let o = optcube(&["solve", "R U", "--metric", "atm", "--goal", "cross"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("metric atm"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("goals, masks and targets counts face turns"),
+        "{}",
+        stderr(&o)
+    );
+    let o = optcube(&["pdb", "build", "--set", "edges7a", "--metric", "atm"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("edges7a") && stderr(&o).contains("atm"),
+        "{}",
+        stderr(&o)
+    );
     let o = optcube(&["solve", "R U", "--metric", "xtm"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -81,16 +81,9 @@ pub fn max_depth_or_none(obj: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
     max_depth(obj).map(Some)
 }
 
-/// A `metric=` for a search: `"htm"` or `"qtm"` (ValueError with the command line's message
-/// otherwise, [`optcube::cube::Metric::parse_searched`]).
+/// A `metric=`: `"htm"`, `"qtm"`, `"stm"` or `"atm"` (ValueError with the command line's
+/// message otherwise, [`optcube::cube::Metric::parse`]).
 pub fn metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
-    let name: String = obj.extract()?;
-    optcube::cube::Metric::parse_searched(&name).map_err(value_error)
-}
-
-/// A `metric=` where every metric is counted (`distances`): `"htm"`, `"qtm"`, `"stm"` or
-/// `"atm"` ([`optcube::cube::Metric::parse`]).
-pub fn any_metric(obj: &Bound<'_, PyAny>) -> PyResult<optcube::cube::Metric> {
     let name: String = obj.extract()?;
     optcube::cube::Metric::parse(&name).map_err(value_error)
 }

@@ -122,6 +122,9 @@ pub fn goal_solver(
     dir: &std::path::Path,
     metric: Metric,
 ) -> PyResult<Arc<GoalSolver>> {
+    metric
+        .face_turns_only(optcube::solvers::goal::GOALS)
+        .map_err(value_error)?;
     let g = &check.goal;
     let key = (dir.into(), g.key(), g.axis(), metric, check.any_orientation);
     if let Some(s) = SOLVERS.lock().unwrap().get(&key) {

@@ -128,6 +128,9 @@ fn twophase(
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
     #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
 ) -> PyResult<PyOutcome> {
+    metric
+        .face_turns_only("the two-phase solver")
+        .map_err(value_error)?;
     let cube = self::position(position)?;
     // No deadline (timeout=inf) is one far away: the solver adds it to the present instant,
     // which a Duration::MAX would overflow.
@@ -254,7 +257,7 @@ fn distances<'py>(
     #[pyo3(from_py_with = args::max_depth)] max_depth: u8,
     reduce: &str,
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
-    #[pyo3(from_py_with = args::any_metric)] metric: optcube::cube::Metric,
+    #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     use optcube::coord::positions::Reduction;
     use optcube::stats::distance_job::{DistanceJob, JobError, check_published};

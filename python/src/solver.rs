@@ -307,6 +307,9 @@ impl Solver {
         any_orientation: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         use optcube::stats::study::{Shard, Study, StudyGoal, StudyRun};
+        (self.options.metric)
+            .face_turns_only(optcube::stats::study::STUDIES)
+            .map_err(value_error)?;
         let goal = match goal {
             Some(name) => Some(StudyGoal {
                 name: name.trim().to_string(),
@@ -429,7 +432,7 @@ impl Solver {
     fn dual(&self) -> bool {
         self.dual
     }
-    /// The metric lengths are counted in: "htm" or "qtm".
+    /// The metric lengths are counted in: "htm", "qtm", "stm" or "atm".
     #[getter]
     fn metric(&self) -> &'static str {
         self.options.metric.name()

@@ -633,11 +633,19 @@ def test_the_quarter_turn_metric_equals_the_cli(pdb):
     assert everything.solutions == ["F2 B2"] and everything.length == 4
     # A move set in the quarter-turn metric is searched (the exact table is half-turn).
     assert qtm.solve_in("R2 U R2", "R U").length == 5
-    # A metric that is counted but not searched yet: the command line's words, in Python.
+    # The slice-turn metric: its own tables (korf6's twins, built on first use); a slice
+    # and its inverse cost one move each, as on the command line.
+    stm = optcube.Solver(pdb_dir=pdb, set="korf6", metric="stm", upper_bound=False)
+    r = stm.solve("R L' U D'")
+    assert (r.metric, r.length, r.optimal) == ("stm", 2, True)
+    _, out, _ = cli("solve", "R L' U D'", "--metric", "stm", "--set", "korf6",
+                    "--pdb-dir", str(pdb), "--json", "--no-successors")
+    assert json.loads(out)["length"] == 2
+    # What the slice-turn metric does not search yet: the command line's words, in Python.
     with pytest.raises(ValueError) as refused:
-        optcube.Solver(pdb_dir=pdb, set="corners", metric="stm")
-    assert "no tables or optimal search in it yet" in str(refused.value)
-    code, _, err = cli("solve", "R U", "--metric", "stm", "--set", "corners",
+        optcube.twophase("R U", pdb_dir=pdb, metric="stm")
+    assert "the two-phase solver counts face turns (htm or qtm), not stm" in str(refused.value)
+    code, _, err = cli("solve", "R U", "--metric", "stm", "--solver", "twophase",
                        "--pdb-dir", str(pdb), check=False)
     assert code == 2 and str(refused.value) in err
     with pytest.raises(ValueError) as unknown:

@@ -195,14 +195,9 @@ fn scramble(
     Ok(0)
 }
 
-/// Parses `--metric` for a search or its tables: a searched metric's name
-/// ([`Metric::parse_searched`]).
+/// Parses `--metric`: any metric's name ([`optcube::cube::Metric::parse`]); what a metric
+/// cannot do yet is refused where it is asked ([`optcube::cube::Metric::face_turns_only`]).
 pub fn parse_metric(s: &str) -> Result<optcube::cube::Metric, String> {
-    optcube::cube::Metric::parse_searched(s)
-}
-
-/// Parses `--metric` where every metric is counted (`stats distances`).
-pub fn parse_any_metric(s: &str) -> Result<optcube::cube::Metric, String> {
     optcube::cube::Metric::parse(s)
 }
 

@@ -32,8 +32,10 @@
 //! move, each half turn one HTM move for two QTM), so tables of HTM distances are admissible in
 //! QTM too, raised to the parity. STM and ATM distances are at most the HTM distance (a face
 //! turn is one move in both), which bounds them by 20; their moves of two faces make HTM tables
-//! inadmissible for them, so they have no optimal search yet (issue 107): only the distance
-//! counts ([`Metric::generators`]) use them.
+//! inadmissible for them ([`Metric::bounded_by_htm`]), so they read tables of their own, built
+//! over [`Metric::moves`], and are searched over syllables, each axis's turns priced as one
+//! axis move (`search::subset`). The two-phase and Thistlethwaite solvers, goals and length
+//! studies count face turns only so far ([`Metric::face_turns_only`]).
 
 use super::{Cube, Move};
 
@@ -83,9 +85,12 @@ pub struct Declaration {
     /// Whether every distance has the parity of the corner permutation (each move odd on the
     /// corners or of cost 2).
     pub corner_parity: bool,
-    /// Whether the optimal search and its tables handle this metric; the others are counted
-    /// ([`Metric::generators`]) but not yet searched.
-    pub searched: bool,
+    /// How deep the coset tables `sym48e1`–`e9` of this metric are exact
+    /// (`crate::pdb::sym48ek`): their build lists the `H11` coset classes to two less, and that
+    /// layer must fit in memory. The layers grow by about 13 a move in HTM, 9 in QTM, 16 in
+    /// STM and 25 in ATM (measured to depth 6), so HTM lists 9 layers (79 M classes), QTM 10,
+    /// STM 8 and ATM 7 (about 40 M each).
+    pub coset_exact_depth: u8,
     /// Published numbers of positions at each exact distance 0, 1, …, and where from.
     pub published: &'static [u64],
     pub published_source: &'static str,
@@ -133,7 +138,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter_source: "Rokicki, Kociemba, Davidson, Dethridge 2010, cube20.org",
         axis_moves: &FACE_TURNS,
         corner_parity: false,
-        searched: true,
+        coset_exact_depth: 11,
         // Rokicki, Kociemba, Davidson, Dethridge, "The diameter of the Rubik's Cube group is
         // twenty", SIAM J. Discrete Math. 27 (2013); table at cube20.org; OEIS A080601.
         published: &[
@@ -162,7 +167,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter_source: "Rokicki, Davidson 2014, cube20.org",
         axis_moves: &[(1, 0), (3, 0), (0, 1), (0, 3)],
         corner_parity: true,
-        searched: true,
+        coset_exact_depth: 12,
         // OEIS A080602; Rokicki's exact counts through 18q, cube20.org.
         published: &[
             1,
@@ -191,7 +196,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter_source: "at most the half-turn diameter, 20: a face turn is one slice-turn move",
         axis_moves: &STM_MOVES,
         corner_parity: false,
-        searched: false,
+        coset_exact_depth: 10,
         // Up to whole-cube rotation; Rokicki's counts at forum.cubeman.org, as issue 107 cites.
         published: &[
             1,
@@ -217,7 +222,7 @@ const DECLARATIONS: [Declaration; 4] = [
         diameter_source: "at most the half-turn diameter, 20: a face turn is one axial move",
         axis_moves: &AXIAL_MOVES,
         corner_parity: false,
-        searched: false,
+        coset_exact_depth: 9,
         published: &[],
         published_source: "",
     },
@@ -257,6 +262,46 @@ const AXIS_COSTS: [[[u8; 4]; 4]; 4] = {
     }
     out
 };
+
+/// One move of an axis: its lower face (U, R, F) turned by `i` quarter turns and its opposite
+/// face (D, L, B) by `j`, both 0..=3 and not both 0. Every metric's moves are such moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisMove {
+    /// 0, 1, 2: the U–D, R–L and F–B axes.
+    pub axis: u8,
+    pub i: u8,
+    pub j: u8,
+}
+
+impl AxisMove {
+    /// The face turn `m` as an axis move.
+    pub fn of(m: Move) -> AxisMove {
+        let face = m.face() as u8;
+        let q = m.quarter_turns();
+        match face < 3 {
+            true => AxisMove {
+                axis: face,
+                i: q,
+                j: 0,
+            },
+            false => AxisMove {
+                axis: face - 3,
+                i: 0,
+                j: q,
+            },
+        }
+    }
+
+    /// Its face turns: the lower face's, then the opposite face's (one or two; they commute).
+    pub fn turns(self) -> impl Iterator<Item = Move> {
+        let turn = |face: u8, q: u8| {
+            (q != 0).then(|| Move::from_index(3 * face as usize + q as usize - 1))
+        };
+        turn(self.axis, self.i)
+            .into_iter()
+            .chain(turn(self.axis + 3, self.j))
+    }
+}
 
 /// A way to count moves. (In JSON and table headers: its [`Metric::name`].)
 #[derive(
@@ -303,16 +348,6 @@ impl Metric {
             .unwrap_or(name)
     }
 
-    /// Whether the optimal search and its tables handle this metric.
-    pub fn searched(self) -> bool {
-        self.declaration().searched
-    }
-
-    /// The metrics the optimal search handles.
-    pub fn searched_metrics() -> impl Iterator<Item = Metric> {
-        Self::ALL.into_iter().filter(|m| m.searched())
-    }
-
     /// The name on the command line and in JSON: `htm`, `qtm`, `stm`, `atm`.
     pub fn name(self) -> &'static str {
         self.declaration().name
@@ -331,31 +366,9 @@ impl Metric {
             .ok_or_else(|| format!("unknown metric {name:?}: one of {}", Self::names()))
     }
 
-    /// [`Metric::parse`] for an optimal search: a metric without tables and search yet is
-    /// refused with a message that says so (the same words on the command line and in Python).
-    pub fn parse_searched(name: &str) -> Result<Metric, String> {
-        let m = Self::parse(name)?;
-        if m.searched() {
-            return Ok(m);
-        }
-        Err(format!(
-            "metric {m}: distances are counted (`stats distances --metric {m}`), but there are \
-             no tables or optimal search in it yet; searched metrics: {}",
-            Self::searched_names()
-        ))
-    }
-
     /// The metrics' names for messages: `htm, qtm, stm, atm`.
     pub fn names() -> String {
         Self::ALL.map(|m| m.name()).join(", ")
-    }
-
-    /// The names of the metrics the optimal search handles, for messages: `htm, qtm`.
-    pub fn searched_names() -> String {
-        Self::searched_metrics()
-            .map(|m| m.name())
-            .collect::<Vec<_>>()
-            .join(", ")
     }
 
     /// The unit a length is counted in, for text output: `moves` or `quarter turns`.
@@ -379,6 +392,46 @@ impl Metric {
         self.declaration().diameter
     }
 
+    /// The metric's moves of unit cost as axis moves: [`Metric::unit_moves`] first (in their
+    /// order), then the moves of two faces, axis by axis in the declaration's order. The same
+    /// order as [`Metric::generators`].
+    pub fn moves(self) -> &'static [AxisMove] {
+        static MOVES: std::sync::OnceLock<[Vec<AxisMove>; 4]> = std::sync::OnceLock::new();
+        &MOVES.get_or_init(|| Self::ALL.map(|m| m.make_moves()))[self as usize]
+    }
+
+    fn make_moves(self) -> Vec<AxisMove> {
+        let mut out: Vec<AxisMove> = self.unit_moves().iter().map(|&m| AxisMove::of(m)).collect();
+        for axis in 0..3 {
+            for &(i, j) in self.declaration().axis_moves {
+                if i != 0 && j != 0 {
+                    out.push(AxisMove { axis, i, j });
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a half-turn distance never exceeds this metric's distance, so that half-turn
+    /// tables bound it from below: every move of unit cost is one face turn (HTM, QTM). A
+    /// move of two faces (STM's slices, ATM's axial moves) is two face turns, so these
+    /// metrics need tables of their own.
+    pub fn bounded_by_htm(self) -> bool {
+        self.moves().iter().all(|m| m.i == 0 || m.j == 0)
+    }
+
+    /// `Err` with the message the front doors give when `what` (a solver, goals, studies) is
+    /// asked for in a metric with moves of two faces: only the optimal solver's distance to
+    /// solved (and move subsets) search them so far. The CLI and Python say the same words.
+    pub fn face_turns_only(self, what: &str) -> Result<(), String> {
+        match self.bounded_by_htm() {
+            true => Ok(()),
+            false => Err(format!(
+                "{what} counts face turns (htm or qtm), not {self}: in {self} the optimal solver                  finds distances to solved"
+            )),
+        }
+    }
+
     /// The cost of turning one axis's lower face by `i` and its opposite face by `j` quarter
     /// turns (both taken mod 4).
     #[inline(always)]
@@ -398,19 +451,23 @@ impl Metric {
     /// turn), and opposite faces in one order (`U D`, never `D U`: they commute). The table
     /// builders' prefixes and marks follow it; in HTM it is [`crate::cube::ALLOWED_AFTER`].
     pub fn may_follow(self, m1: Move, m2: Move) -> bool {
-        let (f1, f2) = (m1.face() as u8, m2.face() as u8);
-        if f1 % 3 != f2 % 3 {
+        self.may_follow_move(AxisMove::of(m1), AxisMove::of(m2))
+    }
+
+    /// [`Metric::may_follow`] for any of the metric's moves ([`Metric::moves`]): on one axis
+    /// only when together they cost what they cost apart, and two single faces' turns in one
+    /// order (`U D`, never `D U`). A shortest sequence's last two moves can always be
+    /// written so (the table builders' marks rely on it).
+    pub fn may_follow_move(self, a: AxisMove, b: AxisMove) -> bool {
+        if a.axis != b.axis {
             return true;
         }
-        if f1 > f2 {
+        let single = |m: AxisMove| m.i == 0 || m.j == 0;
+        if single(a) && single(b) && a.i == 0 && b.j == 0 {
             return false;
         }
-        let (q1, q2) = (m1.quarter_turns(), m2.quarter_turns());
-        let together = match f1 == f2 {
-            true => self.axis_cost(q1 + q2, 0),
-            false => self.axis_cost(q1, q2),
-        };
-        together == self.cost(m1) + self.cost(m2)
+        let together = self.axis_cost(a.i + b.i, a.j + b.j);
+        together == self.axis_cost(a.i, a.j) + self.axis_cost(b.i, b.j)
     }
 
     /// The length of a sequence in this metric. Where every unit move is one face's turn (HTM,
@@ -464,18 +521,9 @@ impl Metric {
     }
 
     fn make_generators(self) -> Vec<Cube> {
-        let mut out: Vec<Cube> = self.unit_moves().iter().map(|m| *m.cube()).collect();
-        for axis in 0..3 {
-            for &(i, j) in self.declaration().axis_moves {
-                if i != 0 && j != 0 {
-                    let turn = |face: usize, n: u8| {
-                        Cube::SOLVED.apply_seq(&vec![Move::from_index(3 * face); n as usize])
-                    };
-                    out.push(turn(axis, i).compose(&turn(axis + 3, j)));
-                }
-            }
-        }
-        out
+        (self.moves().iter())
+            .map(|m| m.turns().fold(Cube::SOLVED, |c, t| c.apply(t)))
+            .collect()
     }
 
     /// The parity every distance of `cube` has in this metric (`Some(0)` even, `Some(1)` odd),
@@ -562,11 +610,12 @@ mod tests {
         assert_eq!(Metric::from_name("stm"), Some(Metric::Stm));
         assert_eq!(Metric::from_name("xtm"), None);
         assert!(
-            Metric::parse_searched("atm")
+            Metric::Atm
+                .face_turns_only("goals")
                 .unwrap_err()
-                .contains("no tables")
+                .contains("goals counts face turns (htm or qtm), not atm")
         );
-        assert_eq!(Metric::searched_names(), "htm, qtm");
+        assert!(Metric::Qtm.face_turns_only("goals").is_ok());
         // "1 quarter turn", never "1 quarter turns" (issue 104).
         assert_eq!(Metric::Qtm.unit_for(1), "quarter turn");
         assert_eq!(Metric::Htm.unit_for(1), "move");

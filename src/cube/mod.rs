@@ -17,7 +17,7 @@ pub mod squares;
 pub use cubie::{CORNER_NAMES, Cube, CubeError, EDGE_NAMES, parity};
 pub use facelets::{FaceletError, SOLVED_FACELETS, facelet_name};
 pub use goal::{Axis, Goal, GoalError, NAMED as NAMED_GOALS, NamedGoal, listing as goal_listing};
-pub use metric::Metric;
+pub use metric::{AxisMove, Metric};
 pub use moves::{
     ALLOWED_AFTER, Face, MOVE_CUBES, Move, allowed_after, invert_sequence, merge_moves,
     merge_target, push_merged,

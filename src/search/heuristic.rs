@@ -216,7 +216,8 @@ impl Heuristic {
     /// Is every table a lower bound of distances in `metric`? Half-turn tables are in both
     /// metrics, quarter-turn tables only in their own (`pdb::set::in_metric`).
     pub fn serves(&self, metric: crate::cube::Metric) -> bool {
-        (self.tables.iter()).all(|(p, _)| p.metric().is_htm() || p.metric() == metric)
+        (self.tables.iter())
+            .all(|(p, _)| (p.metric().is_htm() && metric.bounded_by_htm()) || p.metric() == metric)
     }
 
     /// Does any piece table get turned lookups (`--sym`)?

@@ -67,6 +67,7 @@
 use super::heuristic::Heuristic;
 use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use super::rotations::{self, NO_CAP};
+use super::subset::MoveSet;
 use super::witness::{self, Witness};
 use super::worker::{FoundSolutions, Root, Unit, UnitMoves, Work, Worker};
 use crate::coord::symmetry::symmetries;
@@ -477,6 +478,12 @@ pub fn solve_witnessed(
         h.serves(metric),
         "a quarter-turn table cannot bound a {metric} search (pdb::set::in_metric refuses it)"
     );
+    // A metric with moves of two faces prices a run of one axis's turns as one axis move
+    // (`R L'` is one slice-turn move): the search over syllables does that, each axis's
+    // turns grouped into one, where this tree prices each face turn alone ([`super::subset`]).
+    if !metric.bounded_by_htm() {
+        return super::subset::solve_in_observed(h, cube, &MoveSet::ALL, opts, stop, observe);
+    }
     let mut result = SearchResult::begun();
     result.metric = metric;
     if cube.is_solved() {

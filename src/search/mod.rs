@@ -22,4 +22,6 @@ mod qtm_tests;
 #[cfg(test)]
 mod same_tree_tests;
 #[cfg(test)]
+mod slice_axial_tests;
+#[cfg(test)]
 mod tests;

@@ -33,6 +33,10 @@ use crate::search::{SearchOptions, SearchResult};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+/// What goals are called where a metric that does not search them is refused
+/// ([`Metric::face_turns_only`]): the CLI and Python say the same words.
+pub const GOALS: &str = "goals, masks and targets";
+
 /// A goal with its tables, ready to solve positions.
 pub struct GoalSolver {
     check: GoalCheck,

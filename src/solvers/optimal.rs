@@ -291,6 +291,13 @@ pub fn open_twophase_for_bounds(
     progress: ProgressMode,
 ) -> Result<Result<TwoPhaseWitness, String>, crate::pdb::file::TableError> {
     use crate::pdb::file::{TableError, is_present, table_path};
+    // The search over syllables of the metrics with moves of two faces asks for no witness
+    // (`search::subset`), so the tables would be loaded for nothing.
+    if !metric.bounded_by_htm() {
+        return Ok(Err(format!(
+            "the {metric} search does not use it (it searches whole axis moves)"
+        )));
+    }
     let all_present = (crate::solvers::twophase::TABLE_NAMES.iter())
         .all(|n| is_present(&table_path(dir, n)).unwrap_or(false));
     if !all_present {

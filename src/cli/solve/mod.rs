@@ -322,6 +322,21 @@ pub(super) fn check(args: &SolveArgs) -> Result<CheckedRequest, Failure> {
                 .into(),
         ));
     }
+    // The slice-turn and axial metrics: the optimal solver's distance to solved only.
+    let face_turn_only = [
+        (args.solver == SolverKind::Twophase, "the two-phase solver"),
+        (
+            args.solver == SolverKind::Thistlethwaite,
+            "the Thistlethwaite solver",
+        ),
+        (
+            args.goal.is_some() || args.mask.is_some() || args.target.is_some(),
+            optcube::solvers::goal::GOALS,
+        ),
+    ];
+    for (_, what) in face_turn_only.iter().filter(|(given, _)| *given) {
+        args.metric.face_turns_only(what).map_err(Failure)?;
+    }
     if args.predict && args.metric != Metric::Htm {
         return Err(Failure(format!(
             "--predict models the half-turn search only, not --metric {}",

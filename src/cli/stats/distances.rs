@@ -57,7 +57,7 @@ pub struct DistancesArgs {
     /// The metric distances are counted in: htm (face turns), qtm (quarter turns), stm (face
     /// and middle-slice turns, positions up to whole-cube rotation) or atm (axial: turns of one
     /// axis's two faces at once).
-    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_any_metric)]
+    #[arg(long, value_name = "METRIC", default_value = "htm", value_parser = crate::cli::parse_metric)]
     metric: optcube::cube::Metric,
     /// Count classes of positions (each with its size) instead of positions.
     #[arg(long, value_enum, default_value = "sym-inv")]

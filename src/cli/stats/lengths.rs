@@ -148,6 +148,9 @@ fn searcher(
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: LengthsArgs) -> Result<i32, Failure> {
+    (args.metric)
+        .face_turns_only(optcube::stats::study::STUDIES)
+        .map_err(Failure)?;
     let goal = args.goal.as_ref().map(|name| StudyGoal {
         name: name.trim().to_string(),
         any_orientation: args.any_orientation,

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::pdb::cells::{ByteCells, Cells};
-use crate::pdb::layout::Layout;
+use crate::pdb::layout::{Layout, MAX_MOVES};
 use crate::progress::Progress;
 
 /// Entries per parallel work unit (about; whole blocks).
@@ -114,10 +114,14 @@ pub fn bfs<L: Layout, C: Cells>(
 /// The positions of block `b` and its images under the layout's moves (the rest of the array
 /// is unused), with the first cache line of each target block requested.
 #[inline]
-fn images<L: Layout, C: Cells>(layout: &L, cells: &C, b: u64) -> (L::Pos, [(u64, L::Map); 18]) {
+fn images<L: Layout, C: Cells>(
+    layout: &L,
+    cells: &C,
+    b: u64,
+) -> (L::Pos, [(u64, L::Map); MAX_MOVES]) {
     let pos = layout.positions(b);
     let moves = layout.moves();
-    let images: [(u64, L::Map); 18] = std::array::from_fn(|m| {
+    let images: [(u64, L::Map); MAX_MOVES] = std::array::from_fn(|m| {
         if m < moves {
             layout.image(&pos, m)
         } else {

@@ -16,7 +16,7 @@
 //! in minutes without this), so each iteration also keeps one bit per entry, set atomically by the
 //! first thread that expands the state: every state is expanded at most once per iteration.
 
-use crate::cube::{Cube, Metric, Move};
+use crate::cube::{Cube, Metric};
 use crate::pdb::bfs::bfs;
 use crate::pdb::checkpoint::Checkpoint;
 use crate::pdb::family::{Builder, LayoutTask, Pattern};
@@ -123,16 +123,18 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
     // whose home positions do not rank first).
     table.set_if_unknown(pattern.index(&Cube::SOLVED), 0);
     let mut known = 1u64;
-    // The metric's unit moves: every face turn, or the quarter turns.
-    let moves = pattern.metric().unit_moves();
+    // The metric's moves, each as the inverse cube's change `g⁻¹` ([`Pattern::neighbour_inverse`]
+    // for a move of two faces too).
+    let metric = pattern.metric();
+    let moves: Vec<Cube> = metric.generators().iter().map(Cube::inverse).collect();
     // Two-move prefixes that a shortest path may begin with: the parallel work units, the
     // metric's canonical pairs (`U U` is a half turn's shortest path in QTM).
-    let metric = pattern.metric();
-    let prefixes: Vec<(Move, Move)> = (moves.iter())
-        .flat_map(|&a| {
-            (moves.iter())
-                .filter(move |&&b| metric.may_follow(a, b))
-                .map(move |&b| (a, b))
+    let kinds = metric.moves();
+    let prefixes: Vec<(usize, usize)> = (0..kinds.len())
+        .flat_map(|a| {
+            (0..kinds.len())
+                .filter(move |&b| metric.may_follow_move(kinds[a], kinds[b]))
+                .map(move |b| (a, b))
         })
         .collect();
     let expanded = Expanded::new(n);
@@ -141,7 +143,7 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
         expanded.clear();
         let ctx = Dfs {
             pattern,
-            moves,
+            moves: &moves,
             t: &table,
             expanded: &expanded,
             limit,
@@ -152,11 +154,11 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
             prefixes
                 .par_iter()
                 .map(|&(a, b)| {
-                    let q1 = Pattern::neighbour_inverse(&Cube::SOLVED, a);
+                    let q1 = moves[a];
                     if table.load(pattern.index_of_inverse(&q1)) != 1 {
                         return 0;
                     }
-                    let q2 = Pattern::neighbour_inverse(&q1, b);
+                    let q2 = moves[b].compose(&q1);
                     ctx.dfs(&q2, 2)
                 })
                 .sum()
@@ -176,7 +178,8 @@ pub fn iddfs(pattern: Pattern, progress: &Progress) -> NibbleTable {
 /// One IDDFS iteration's shared state.
 struct Dfs<'a> {
     pattern: Pattern,
-    moves: &'static [Move],
+    /// The metric's moves as changes of the inverse cube (`g⁻¹`, applied on the left).
+    moves: &'a [Cube],
     t: &'a NibbleTable,
     expanded: &'a Expanded,
     limit: u8,
@@ -200,7 +203,7 @@ impl Dfs<'_> {
         // for whichever path came first, so its children must not depend on that path's last
         // move.
         (self.moves.iter())
-            .map(|&m| self.dfs(&Pattern::neighbour_inverse(q, m), g + 1))
+            .map(|m| self.dfs(&m.compose(q), g + 1))
             .sum()
     }
 }
@@ -282,17 +285,21 @@ mod tests {
     }
 
     /// Table values are true pattern distances: neighbours differ by at most one, and every
-    /// non-solved entry has a neighbour one closer (checked on a sample), in either metric
-    /// (the neighbours by the 18 face turns, or the 12 quarter turns, made on cubes: not the
-    /// layout the breadth-first search used).
+    /// non-solved entry has a neighbour one closer (checked on a sample), in every metric
+    /// (the neighbours by the metric's moves made on cubes, [`Pattern::neighbours`]: not the
+    /// layout the breadth-first search used, which makes a move of two faces as two turns).
     #[test]
     fn corner_values_are_consistent_distances() {
         let qtm = crate::testing::korf6_qtm().tables()[0].1.clone();
+        let stm = build(Pattern::CORNERS_STM, Method::Bfs, 2);
+        let atm = build(Pattern::CORNERS_ATM, Method::Bfs, 2);
         for (p, t) in [
             (Pattern::CORNERS, korf6_table(Pattern::CORNERS)),
             (Pattern::CORNERS_QTM, &qtm),
+            (Pattern::CORNERS_STM, &stm),
+            (Pattern::CORNERS_ATM, &atm),
         ] {
-            assert_eq!(p.neighbours(0).count(), p.metric().unit_moves().len());
+            assert_eq!(p.neighbours(0).count(), p.metric().generators().len());
             let mut rng = crate::cube::Rng::new(9);
             for _ in 0..20_000 {
                 let i = rng.below(p.entries());
@@ -302,6 +309,34 @@ mod tests {
                 assert!(v == 0 || nb.iter().any(|&w| w + 1 == v), "{p}");
             }
         }
+    }
+
+    /// The slice-turn and axial tables are the same by breadth-first search over the layout
+    /// seen through the metric (a move of two faces made as two turns of the layout) and by
+    /// IDDFS over cubes with the metric's moves (two code paths, on five edges); no value
+    /// exceeds the half-turn one (a face turn is one move in both metrics), and the axial
+    /// values are at most the slice-turn ones (a slice turn is an axial move).
+    #[test]
+    fn slice_turn_and_axial_tables_by_both_methods() {
+        let htm = build(Pattern::EDGES5A, Method::Bfs, 2);
+        let stm = build(Pattern::EDGES5A_STM, Method::Bfs, 2);
+        let atm = build(Pattern::EDGES5A_ATM, Method::Bfs, 2);
+        for (p, bfs) in [(Pattern::EDGES5A_STM, &stm), (Pattern::EDGES5A_ATM, &atm)] {
+            let iddfs = build(p, Method::Iddfs, 2);
+            assert!(bfs.bytes() == iddfs.bytes(), "{p}: BFS and IDDFS differ");
+            let h = bfs.histogram();
+            assert_eq!(h.iter().sum::<u64>(), p.entries());
+            assert_eq!(h[0], 1);
+        }
+        let (mut fewer_stm, mut fewer_atm) = (0, 0);
+        for i in 0..Pattern::EDGES5A.entries() {
+            let (h, s, a) = (htm.get(i), stm.get(i), atm.get(i));
+            assert!(a <= s && s <= h, "entry {i}: {h} {s} {a}");
+            fewer_stm += usize::from(s < h);
+            fewer_atm += usize::from(a < s);
+        }
+        // And the slices and axial moves do shorten some: the tables are not the half-turn one.
+        assert!(fewer_stm > 0 && fewer_atm > 0);
     }
 
     /// A quarter-turn table is the same by breadth-first search over the layout seen through

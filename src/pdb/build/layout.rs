@@ -10,6 +10,9 @@
 
 use crate::cube::Metric;
 
+/// The most moves a layout has: the axial metric's 45 ([`InMetric`]).
+pub const MAX_MOVES: usize = 45;
+
 /// An index space split into blocks that moves map to blocks.
 pub trait Layout: Sync {
     /// Entries per block.
@@ -17,13 +20,18 @@ pub trait Layout: Sync {
     /// Whether the search may run backward: false for layouts that cannot compute the
     /// neighbours of a block nobody has reached yet ([`crate::pdb::bfs::coset_table`]).
     const BACKWARD: bool = true;
+    /// Whether two moves can be made one after the other (a move of two faces,
+    /// [`InMetric`]): a block's positions are the state's own. Not so where blocks stand for
+    /// symmetry classes: a move's image is seen from the target class's representative, so
+    /// a second turn made there would be the turn conjugated by that symmetry.
+    const COMPOSABLE: bool = true;
     /// What a block needs to compute its images (the tracked positions).
     type Pos: Copy;
     /// How inner indices map under one (block, move).
     type Map: Copy + Default;
     /// Number of blocks.
     fn blocks(&self) -> u64;
-    /// Number of moves (at most 18); `image` takes `0..moves()`.
+    /// Number of moves (at most [`MAX_MOVES`]); `image` takes `0..moves()`.
     #[inline(always)]
     fn moves(&self) -> usize {
         18
@@ -44,14 +52,23 @@ pub trait Layout: Sync {
     fn reached(&self, _b: u64, _from: &Self::Pos, _m: usize) {}
 }
 
-/// A layout of the 18 face turns seen through a metric: its moves are the metric's unit moves
-/// ([`Metric::unit_moves`]; the 12 quarter turns in QTM), so the one breadth-first search over
-/// it counts that metric's distances.
+/// A layout of the 18 face turns seen through a metric: its moves are the metric's moves
+/// ([`Metric::moves`]: the 12 quarter turns in QTM; in STM and ATM also the moves of two
+/// faces, each made as its two face turns one after the other), so the one breadth-first
+/// search over it counts that metric's distances.
+///
+/// A move of two faces passes through the block its first turn reaches, whose positions it
+/// computes; the inner map is the two maps in turn. Only a [`Layout::COMPOSABLE`] layout can
+/// do that: the symmetry-reduced ones (`sym48e0`, phase 1) are built in those metrics by
+/// marks over cubes instead, or not at all. Its `reached` hook sees the intermediate
+/// block's positions, so a layout that records representatives there
+/// ([`crate::pdb::bfs::coset_table`]'s) must have recorded that block's: such layouts are
+/// only ever searched in HTM.
 pub struct InMetric<'a, L> {
     layout: &'a L,
-    /// Move `k` of this layout is move `moves[k]` of the inner one.
-    moves: [usize; 18],
-    n: usize,
+    /// Move `k` of this layout is move `moves[k].0` of the inner one, then `moves[k].1` if
+    /// any.
+    moves: Vec<(usize, Option<usize>)>,
 }
 
 impl<'a, L: Layout> InMetric<'a, L> {
@@ -59,16 +76,19 @@ impl<'a, L: Layout> InMetric<'a, L> {
     /// If `layout` does not move by all 18 face turns.
     pub fn new(layout: &'a L, metric: Metric) -> InMetric<'a, L> {
         assert_eq!(layout.moves(), 18, "a layout of the 18 face turns");
-        let unit = metric.unit_moves();
-        let mut moves = [0; 18];
-        for (k, m) in unit.iter().enumerate() {
-            moves[k] = m.index();
-        }
-        InMetric {
-            layout,
-            moves,
-            n: unit.len(),
-        }
+        assert!(
+            L::COMPOSABLE || metric.bounded_by_htm(),
+            "a layout of symmetry classes cannot make the {metric} metric's moves of two faces"
+        );
+        let moves: Vec<(usize, Option<usize>)> = (metric.moves().iter())
+            .map(|m| {
+                let mut turns = m.turns().map(|t| t.index());
+                let first = turns.next().expect("a move turns a face");
+                (first, turns.next())
+            })
+            .collect();
+        assert!(moves.len() <= MAX_MOVES);
+        InMetric { layout, moves }
     }
 }
 
@@ -76,7 +96,7 @@ impl<L: Layout> Layout for InMetric<'_, L> {
     const INNER: u32 = L::INNER;
     const BACKWARD: bool = L::BACKWARD;
     type Pos = L::Pos;
-    type Map = L::Map;
+    type Map = (L::Map, Option<L::Map>);
 
     fn blocks(&self) -> u64 {
         self.layout.blocks()
@@ -84,7 +104,7 @@ impl<L: Layout> Layout for InMetric<'_, L> {
 
     #[inline(always)]
     fn moves(&self) -> usize {
-        self.n
+        self.moves.len()
     }
 
     #[inline(always)]
@@ -94,12 +114,24 @@ impl<L: Layout> Layout for InMetric<'_, L> {
 
     #[inline(always)]
     fn image(&self, pos: &Self::Pos, m: usize) -> (u64, Self::Map) {
-        self.layout.image(pos, self.moves[m])
+        let (first, second) = self.moves[m];
+        let (b1, map1) = self.layout.image(pos, first);
+        match second {
+            None => (b1, (map1, None)),
+            Some(t) => {
+                let (b2, map2) = self.layout.image(&self.layout.positions(b1), t);
+                (b2, (map1, Some(map2)))
+            }
+        }
     }
 
     #[inline(always)]
     fn apply(&self, map: Self::Map, x: u32) -> u32 {
-        self.layout.apply(map, x)
+        let y = self.layout.apply(map.0, x);
+        match map.1 {
+            None => y,
+            Some(m2) => self.layout.apply(m2, y),
+        }
     }
 
     #[inline(always)]
@@ -109,6 +141,12 @@ impl<L: Layout> Layout for InMetric<'_, L> {
 
     #[inline(always)]
     fn reached(&self, b: u64, from: &Self::Pos, m: usize) {
-        self.layout.reached(b, from, self.moves[m])
+        match self.moves[m] {
+            (first, None) => self.layout.reached(b, from, first),
+            (first, Some(t)) => {
+                let (b1, _) = self.layout.image(from, first);
+                self.layout.reached(b, &self.layout.positions(b1), t)
+            }
+        }
     }
 }

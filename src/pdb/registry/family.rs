@@ -43,20 +43,20 @@ pub struct Family {
     pub store: Store,
     /// How the table is built.
     pub builder: Builder,
-    /// The metric of its distances: a breadth-first search over that metric's unit moves
-    /// ([`Metric::unit_moves`]). A quarter-turn table is the [`Family::in_quarter_turns`]
-    /// twin of a half-turn family, named `NAME-qtm`.
+    /// The metric of its distances: a breadth-first search over that metric's moves
+    /// ([`Metric::moves`]). A table of another metric than HTM is the [`Family::twin`] of a
+    /// half-turn family, named `NAME-qtm`, `NAME-stm`, `NAME-atm`.
     pub metric: Metric,
 }
 
 impl Family {
-    /// This family's twin of quarter-turn distances: the same index, store and builder, its
-    /// breadth-first search over the 12 quarter turns, its name `name` (`NAME-qtm` by
-    /// convention, [`Pattern::in_metric`](crate::pdb::Pattern::in_metric)).
-    pub const fn in_quarter_turns(self, name: &'static str) -> Family {
+    /// This family's twin of distances in `metric`: the same index, store and builder, its
+    /// breadth-first search over that metric's moves, its name `name` (the metric's
+    /// [`Metric::table_name`] by convention, [`Pattern::in_metric`](crate::pdb::Pattern::in_metric)).
+    pub const fn twin(self, metric: Metric, name: &'static str) -> Family {
         Family {
             name,
-            metric: Metric::Qtm,
+            metric,
             ..self
         }
     }

@@ -321,6 +321,8 @@ type Slots = ([u8; 8], [u8; 8], [u8; 12], [u8; 12]);
 struct GoalLayout<'a, const INNER: u32>(&'a GoalSpace);
 
 impl<const INNER: u32> Layout for GoalLayout<'_, INNER> {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = INNER;
     type Pos = Slots;
     /// The flips of the inner edges.
@@ -540,6 +542,8 @@ impl GoalTable {
 struct DrLayout(&'static crate::coord::MoveTables);
 
 impl Layout for DrLayout {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = crate::coord::N_FLIP as u32;
     type Pos = (u16, u16);
     /// The move.

@@ -162,30 +162,46 @@ impl Pattern {
     /// And the first S piece's flip: 60,194,534,400 entries, 15.3 GB ([`crate::pdb::sym48ek`]).
     pub const SYM48E9: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E9);
 
-    /// The quarter-turn twins ([`Family::in_quarter_turns`]) of the Korf set's tables, of the
+    /// The quarter-turn twins ([`Family::twin`]) of the Korf set's tables, of the
     /// fallbacks and of the smallest coset table: breadth-first over the 12 quarter turns.
-    pub const CORNERS_QTM: Pattern = Pattern(&CORNERS.in_quarter_turns("corners-qtm"));
-    pub const EDGES7A_QTM: Pattern = Pattern(&EDGES7A.in_quarter_turns("edges7a-qtm"));
-    pub const EDGES7B_QTM: Pattern = Pattern(&EDGES7B.in_quarter_turns("edges7b-qtm"));
-    pub const EDGEPERM_QTM: Pattern = Pattern(&EDGEPERM.in_quarter_turns("edgeperm-qtm"));
-    pub const EDGES6A_QTM: Pattern = Pattern(&EDGES6A.in_quarter_turns("edges6a-qtm"));
-    pub const EDGES6B_QTM: Pattern = Pattern(&EDGES6B.in_quarter_turns("edges6b-qtm"));
+    pub const CORNERS_QTM: Pattern = Pattern(&CORNERS.twin(Metric::Qtm, "corners-qtm"));
+    pub const EDGES7A_QTM: Pattern = Pattern(&EDGES7A.twin(Metric::Qtm, "edges7a-qtm"));
+    pub const EDGES7B_QTM: Pattern = Pattern(&EDGES7B.twin(Metric::Qtm, "edges7b-qtm"));
+    pub const EDGEPERM_QTM: Pattern = Pattern(&EDGEPERM.twin(Metric::Qtm, "edgeperm-qtm"));
+    pub const EDGES6A_QTM: Pattern = Pattern(&EDGES6A.twin(Metric::Qtm, "edges6a-qtm"));
+    pub const EDGES6B_QTM: Pattern = Pattern(&EDGES6B.twin(Metric::Qtm, "edges6b-qtm"));
     pub const SYM48E0_QTM: Pattern =
-        Pattern(&crate::pdb::sym48::SYM48E0.in_quarter_turns("sym48e0-qtm"));
+        Pattern(&crate::pdb::sym48::SYM48E0.twin(Metric::Qtm, "sym48e0-qtm"));
     /// `sym48e6` in quarter turns: its own builder's quarter-turn instance (the marks of
     /// `H11` coset layers made with the quarter turns, [`crate::pdb::sym48ek`]).
     pub const SYM48E6_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6_QTM);
     /// `sym48e7` and `sym48e8` in quarter turns, the same way.
     pub const SYM48E7_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E7_QTM);
     pub const SYM48E8_QTM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E8_QTM);
+    /// The slice-turn and axial twins of the fallbacks and of `sym48e6` (the default size):
+    /// the sets `sym48e6` and `korf6` in those metrics. (`sym48e0`'s layout of symmetry
+    /// classes cannot make a move of two faces, [`crate::pdb::layout::InMetric`].)
+    pub const CORNERS_STM: Pattern = Pattern(&CORNERS.twin(Metric::Stm, "corners-stm"));
+    pub const EDGES6A_STM: Pattern = Pattern(&EDGES6A.twin(Metric::Stm, "edges6a-stm"));
+    pub const EDGES6B_STM: Pattern = Pattern(&EDGES6B.twin(Metric::Stm, "edges6b-stm"));
+    pub const SYM48E6_STM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6_STM);
+    pub const CORNERS_ATM: Pattern = Pattern(&CORNERS.twin(Metric::Atm, "corners-atm"));
+    pub const EDGES6A_ATM: Pattern = Pattern(&EDGES6A.twin(Metric::Atm, "edges6a-atm"));
+    pub const EDGES6B_ATM: Pattern = Pattern(&EDGES6B.twin(Metric::Atm, "edges6b-atm"));
+    pub const SYM48E6_ATM: Pattern = Pattern(&crate::pdb::sym48ek::SYM48E6_ATM);
     /// `edges5a` in quarter turns, for the tests only (outside [`Pattern::ALL`], read by no
     /// set): small enough (3,041,280 entries) to be built by IDDFS in seconds.
     #[cfg(test)]
-    pub(crate) const EDGES5A_QTM: Pattern = Pattern(&EDGES5A.in_quarter_turns("edges5a-qtm"));
+    pub(crate) const EDGES5A_QTM: Pattern = Pattern(&EDGES5A.twin(Metric::Qtm, "edges5a-qtm"));
+    /// And in slice-turn and axial moves, for the tests' searches in those metrics.
+    #[cfg(test)]
+    pub(crate) const EDGES5A_STM: Pattern = Pattern(&EDGES5A.twin(Metric::Stm, "edges5a-stm"));
+    #[cfg(test)]
+    pub(crate) const EDGES5A_ATM: Pattern = Pattern(&EDGES5A.twin(Metric::Atm, "edges5a-atm"));
 
     /// The registry: every family the program builds, names and lists, in a fixed order.
     /// Adding a family is a [`Family`] in its own module and a line here.
-    pub const ALL: [Pattern; 32] = [
+    pub const ALL: [Pattern; 40] = [
         Pattern::CORNERS,
         Pattern::EDGES7A,
         Pattern::EDGES7B,
@@ -218,6 +234,14 @@ impl Pattern {
         Pattern::SYM48E6_QTM,
         Pattern::SYM48E7_QTM,
         Pattern::SYM48E8_QTM,
+        Pattern::CORNERS_STM,
+        Pattern::EDGES6A_STM,
+        Pattern::EDGES6B_STM,
+        Pattern::SYM48E6_STM,
+        Pattern::CORNERS_ATM,
+        Pattern::EDGES6A_ATM,
+        Pattern::EDGES6B_ATM,
+        Pattern::SYM48E6_ATM,
     ];
 
     /// The metric of the table's distances.
@@ -442,12 +466,13 @@ impl Pattern {
     }
 
     /// Table indices of the states one move of the table's metric away from the state with
-    /// index `i` (18 face turns, or 12 quarter turns).
+    /// index `i` (its moves as cubes, [`Metric::generators`]: not the layout the breadth-first
+    /// search moves by).
     #[inline]
     pub fn neighbours(self, i: u64) -> impl Iterator<Item = u64> {
         let q = self.unrank_inverse(i);
-        (self.metric().unit_moves().iter())
-            .map(move |&m| self.index_of_inverse(&Pattern::neighbour_inverse(&q, m)))
+        (self.metric().generators().iter())
+            .map(move |g| self.index_of_inverse(&g.inverse().compose(&q)))
     }
 
     /// The inverse cube after applying move `m` to the position: `m⁻¹ · q`.

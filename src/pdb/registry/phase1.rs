@@ -275,6 +275,8 @@ impl Phase1Space {
 }
 
 impl Layout for Phase1Space {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = N_TWIST as u32;
     /// The class representative's flip-and-slice value.
     type Pos = u32;

@@ -213,14 +213,19 @@ pub fn resolve_set(name: &str) -> Option<Vec<Pattern>> {
 /// Why a half-turn table stays admissible in the quarter-turn metric: every quarter-turn
 /// sequence is a half-turn sequence no longer than it, so a half-turn distance never exceeds
 /// the quarter-turn distance. The converse fails (`R2` is 1 against 2), so a quarter-turn
-/// table named for a half-turn search is refused ([`SetError::Metric`]).
+/// table named for a half-turn search is refused ([`SetError::Metric`]). In the slice-turn and
+/// axial metrics a half-turn table may exceed the distance (`R L'` is one move there, two
+/// face turns: [`Metric::bounded_by_htm`]), so each table must have its twin in that metric,
+/// or the set is refused.
 pub fn in_metric(patterns: &[Pattern], metric: Metric) -> Result<Vec<Pattern>, SetError> {
     let mut out = Vec::new();
     for &p in patterns {
         let q = if p.metric() == metric {
             p
-        } else if p.metric() == Metric::Htm {
+        } else if p.metric() == Metric::Htm && metric.bounded_by_htm() {
             p.in_metric(metric).unwrap_or(p)
+        } else if let (Metric::Htm, Some(twin)) = (p.metric(), p.in_metric(metric)) {
+            twin
         } else {
             return Err(SetError::Metric {
                 table: p,

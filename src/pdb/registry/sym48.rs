@@ -295,6 +295,8 @@ impl Default for Sym48Layout {
 }
 
 impl Layout for Sym48Layout {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = N_SLICE_SEP as u32;
     /// The representative's corner coset value.
     type Pos = u32;
@@ -339,6 +341,15 @@ impl Layout for Sym48Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Its layout's blocks are classes under the 48 symmetries, so a move of two faces made
+    /// as two turns of it would turn the wrong face: the slice-turn and axial tables refuse it.
+    #[test]
+    #[should_panic(expected = "symmetry classes")]
+    fn its_layout_cannot_make_moves_of_two_faces() {
+        let layout = Sym48Layout::new();
+        let _ = crate::pdb::layout::InMetric::new(&layout, crate::cube::Metric::Stm);
+    }
     use crate::cube::{Move, Rng};
 
     /// The index of a position, of its conjugates, of its moves seen through the layout and of

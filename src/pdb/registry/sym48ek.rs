@@ -67,7 +67,7 @@ use crate::coord::coset::{
     slice_sep_edges,
 };
 use crate::cube::packed::for_each_layer_of;
-use crate::cube::{Cube, Metric, Move};
+use crate::cube::{Cube, Metric};
 use crate::pdb::checkpoint::{Checkpoint, ResumePoint};
 use crate::pdb::family::{Builder, Family, Index, Store, Turned};
 use crate::pdb::sym48::Sym48Space;
@@ -89,16 +89,11 @@ pub const EXACT_DEPTH: u8 = 11;
 /// [`EXACT_DEPTH`] were marked.
 pub const CAP: u8 = EXACT_DEPTH + 1;
 
-/// [`EXACT_DEPTH`] in `metric`: 11 face turns, 12 quarter turns. The layers listed go two
-/// less deep (9 and 10), which take about the same memory: a quarter-turn layer grows by
-/// about 9 where a face-turn one grows by about 13.
+/// [`EXACT_DEPTH`] in `metric`: 11 face turns, 12 quarter turns, 10 slice-turn moves, 9 axial
+/// moves, as the metric declares ([`crate::cube::metric::Declaration::coset_exact_depth`]). The
+/// layers listed go two less deep, which take about the same memory (40 to 80 M classes).
 pub const fn exact_depth(metric: Metric) -> u8 {
-    match metric {
-        Metric::Htm => EXACT_DEPTH,
-        Metric::Qtm => EXACT_DEPTH + 1,
-        // The front doors refuse the metrics without tables (`Metric::searched`).
-        Metric::Stm | Metric::Atm => panic!("no coset tables in this metric"),
-    }
+    metric.declaration().coset_exact_depth
 }
 
 /// [`CAP`] in `metric`.
@@ -134,9 +129,15 @@ pub const fn build_bytes(k: u8) -> u64 {
     }
 }
 
-/// The family of table `sym48eK`, of distances in the quarter-turn metric with `QTM`.
-const fn family<const K: u8, const QTM: bool>(name: &'static str, pieces: &'static str) -> Family {
-    let metric = if QTM { Metric::Qtm } else { Metric::Htm };
+/// The metrics' indices in [`Metric::ALL`], for [`family`]'s parameter.
+const HTM: usize = Metric::Htm as usize;
+const QTM: usize = Metric::Qtm as usize;
+const STM: usize = Metric::Stm as usize;
+const ATM: usize = Metric::Atm as usize;
+
+/// The family of table `sym48eK`, of distances in metric `M` (its index in [`Metric::ALL`]).
+const fn family<const K: u8, const M: usize>(name: &'static str, pieces: &'static str) -> Family {
+    let metric = Metric::ALL[M];
     Family {
         name,
         pieces,
@@ -147,7 +148,7 @@ const fn family<const K: u8, const QTM: bool>(name: &'static str, pieces: &'stat
         turned: Turned::Never,
         store: store(K, metric),
         builder: Builder::Own {
-            build: build::<K, QTM>,
+            build: build::<K, M>,
             entries: entries(K),
             bytes: build_bytes(K),
         },
@@ -168,13 +169,13 @@ macro_rules! coset_e_pieces {
 
 /// `sym48e1`, `sym48e2`, `sym48e3`: the first one, two, three E pieces' flips (the small end
 /// of the ladder, between `sym48e0` and `sym48e4`).
-pub(crate) const SYM48E1: Family = family::<1, false>("sym48e1", coset_e_pieces!("E piece"));
-pub(crate) const SYM48E2: Family = family::<2, false>("sym48e2", coset_e_pieces!("two E pieces"));
-pub(crate) const SYM48E3: Family = family::<3, false>("sym48e3", coset_e_pieces!("three E pieces"));
+pub(crate) const SYM48E1: Family = family::<1, HTM>("sym48e1", coset_e_pieces!("E piece"));
+pub(crate) const SYM48E2: Family = family::<2, HTM>("sym48e2", coset_e_pieces!("two E pieces"));
+pub(crate) const SYM48E3: Family = family::<3, HTM>("sym48e3", coset_e_pieces!("three E pieces"));
 
 /// `sym48e4`: the E pieces' flips. (Its pieces text is that of the files the earlier builder
 /// made, which hold the same payload: they stay valid.)
-pub(crate) const SYM48E4: Family = family::<4, false>(
+pub(crate) const SYM48E4: Family = family::<4, HTM>(
     "sym48e4",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips (48 symmetries)",
 );
@@ -195,45 +196,55 @@ macro_rules! coset_pieces {
 }
 
 /// `sym48e5`: the first M piece's flip.
-pub(crate) const SYM48E5: Family = family::<5, false>(
+pub(crate) const SYM48E5: Family = family::<5, HTM>(
     "sym48e5",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the first M \
      piece (48 symmetries; exact to 11 moves, 12 for more)",
 );
 /// `sym48e6`: the first two M pieces' flips.
-pub(crate) const SYM48E6: Family = family::<6, false>(
+pub(crate) const SYM48E6: Family = family::<6, HTM>(
     "sym48e6",
     coset_pieces!("two", "exact to 11 moves, 12 for more"),
 );
 /// `sym48e6-qtm`: `sym48e6`'s index, its cosets' distances in quarter turns.
-pub(crate) const SYM48E6_QTM: Family = family::<6, true>(
+pub(crate) const SYM48E6_QTM: Family = family::<6, QTM>(
     "sym48e6-qtm",
     coset_pieces!("two", "quarter turns, exact to 12, 13 for more"),
 );
+/// `sym48e6-stm` and `sym48e6-atm`: `sym48e6`'s index, its cosets' distances in slice-turn and
+/// axial moves ([`exact_depth`]).
+pub(crate) const SYM48E6_STM: Family = family::<6, STM>(
+    "sym48e6-stm",
+    coset_pieces!("two", "slice-turn moves, exact to 10, 11 for more"),
+);
+pub(crate) const SYM48E6_ATM: Family = family::<6, ATM>(
+    "sym48e6-atm",
+    coset_pieces!("two", "axial moves, exact to 9, 10 for more"),
+);
 /// `sym48e7`: the first three M pieces' flips.
-pub(crate) const SYM48E7: Family = family::<7, false>(
+pub(crate) const SYM48E7: Family = family::<7, HTM>(
     "sym48e7",
     coset_pieces!("three", "exact to 11 moves, 12 for more"),
 );
 /// `sym48e8`: all four M pieces' flips.
-pub(crate) const SYM48E8: Family = family::<8, false>(
+pub(crate) const SYM48E8: Family = family::<8, HTM>(
     "sym48e8",
     coset_pieces!("four", "exact to 11 moves, 12 for more"),
 );
 /// `sym48e9`: all four M pieces' flips and the first S piece's (15.3 GB; its build holds about
 /// 16.5 GB, the largest table this 24 GB machine builds).
-pub(crate) const SYM48E9: Family = family::<9, false>(
+pub(crate) const SYM48E9: Family = family::<9, HTM>(
     "sym48e9",
     "corner tetrads and twists, the slice of every edge, FR FL BL BR flips, flips of the four M \
      pieces and the first S piece (48 symmetries; exact to 11 moves, 12 for more)",
 );
 /// `sym48e7-qtm` and `sym48e8-qtm`: `sym48e7` and `sym48e8` in quarter turns, as
 /// `sym48e6-qtm` is `sym48e6`.
-pub(crate) const SYM48E7_QTM: Family = family::<7, true>(
+pub(crate) const SYM48E7_QTM: Family = family::<7, QTM>(
     "sym48e7-qtm",
     coset_pieces!("three", "quarter turns, exact to 12, 13 for more"),
 );
-pub(crate) const SYM48E8_QTM: Family = family::<8, true>(
+pub(crate) const SYM48E8_QTM: Family = family::<8, QTM>(
     "sym48e8-qtm",
     coset_pieces!("four", "quarter turns, exact to 12, 13 for more"),
 );
@@ -524,8 +535,16 @@ pub fn mark_within<const K: u8>(
     // holds: listing the layers takes about 2 % of a build (5 s of 250 s for `sym48e6` once
     // the table is set up in parallel), moving the last layer twice the rest, at an even pace.
     let listing = entries / 50;
-    let moves = metric.unit_moves();
-    let follows = |m1: Move, m2: Move| metric.may_follow(m1, m2);
+    // The metric's moves as positions, and which may follow which on a shortest path.
+    let (moves, kinds) = (metric.generators(), metric.moves());
+    let follows: Vec<Vec<&Cube>> = (kinds.iter())
+        .map(|&a| {
+            (kinds.iter().zip(moves))
+                .filter(|&(&b, _)| metric.may_follow_move(a, b))
+                .map(|(_, g)| g)
+                .collect()
+        })
+        .collect();
     // Marks the classes of `keys` with `d`, and with `moved` their moves too.
     let mark = |keys: &[u64], d: u8, moved: bool| {
         let mut stages = Stages::<_, K>::new(marks);
@@ -535,11 +554,11 @@ pub fn mark_within<const K: u8>(
             if !moved {
                 continue;
             }
-            for &m1 in moves {
-                let c1 = c.apply(m1);
+            for (m1, after) in moves.iter().zip(&follows) {
+                let c1 = c.compose(m1);
                 stages.add(&c1, d + 1);
-                for &m2 in moves.iter().filter(|&&m2| follows(m1, m2)) {
-                    stages.add(&c1.apply(m2), d + 2);
+                for m2 in after {
+                    stages.add(&c1.compose(m2), d + 2);
                 }
                 stages.next_stage();
             }
@@ -585,14 +604,15 @@ pub fn mark_within<const K: u8>(
 
 /// Builds table `eK` on the current rayon pool (progress in entries, shared out by time),
 /// every entry at [`CAP`] until a mark lowers it: `e1` to `e4` in nibbles, the others straight into
-/// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram. With `QTM`, in
-/// quarter turns ([`exact_depth`], [`cap`]). A table in lines resumes from `checkpoint`'s
-/// table and writes checkpoints between the last layer's segments when they are due.
-pub fn build<const K: u8, const QTM: bool>(
+/// their file form, 2-bit lines with base `CAP − 3`, with the exact histogram. In
+/// metric `M` (its index in [`Metric::ALL`]: [`exact_depth`], [`cap`]). A table in lines
+/// resumes from `checkpoint`'s table and writes checkpoints between the last layer's segments
+/// when they are due.
+pub fn build<const K: u8, const M: usize>(
     progress: &Progress,
     checkpoint: &mut Checkpoint,
 ) -> NibbleTable {
-    let metric = if QTM { Metric::Qtm } else { Metric::Htm };
+    let metric = Metric::ALL[M];
     let depth = exact_depth(metric);
     let Store::Lines { base: Some(base) } = store(K, metric) else {
         let table = NibbleTable::new_unknown_in_huge_pages(entries(K))
@@ -661,6 +681,7 @@ mod tests {
     use super::*;
     use crate::coord::coset::{corner_coset, sep_flip_bytes, sep_flip_k_bytes, sep_flip_k_edges};
     use crate::coord::symmetry::symmetries;
+    use crate::cube::Move;
     use crate::cube::Rng;
     use std::collections::HashMap;
     use std::sync::Mutex;
@@ -956,7 +977,7 @@ mod tests {
         lower_bounds_within_6::<8>();
         lower_bounds_within_6::<9>();
         // In quarter turns too (`sym48e6-qtm`), against positions by their QTM distance.
-        lower_bounds_within_6_in::<6>(Metric::Qtm);
+        lower_bounds_within_in::<6>(Metric::Qtm, 6);
     }
 
     /// For the variants whose entries are exact coset distances (`e0`, `e4`), the marks are
@@ -1003,9 +1024,15 @@ mod tests {
     #[test]
     #[ignore]
     fn sym48e0_marked_equals_its_breadth_first_search() {
-        use crate::pdb::{Method, Pattern};
+        marked_equals_breadth_first_search(crate::pdb::Pattern::SYM48E0, EXACT_DEPTH);
+    }
+
+    /// `pattern` (`sym48e0`) marked to `depth` in its metric, `depth + 1` elsewhere,
+    /// equals its breadth-first search's table, whose largest value is `depth + 1` or less.
+    fn marked_equals_breadth_first_search(pattern: crate::pdb::Pattern, depth: u8) {
+        let metric = pattern.metric();
         let t = std::time::Instant::now();
-        let bfs = crate::testing::build(Pattern::SYM48E0, Method::Bfs, 2);
+        let bfs = crate::testing::build(pattern, crate::pdb::Method::Bfs, 2);
         let bfs_secs = t.elapsed().as_secs_f64();
         let t = std::time::Instant::now();
         let marked = NibbleTable::new_unknown_in_huge_pages(bfs.entries()).unwrap();
@@ -1013,34 +1040,66 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        pool.install(|| mark_within::<0>(EXACT_DEPTH, Metric::Htm, &marked, None, Resume::none()));
-        marked.fill_unknown(CAP);
+        pool.install(|| mark_within::<0>(depth, metric, &marked, None, Resume::none()));
+        marked.fill_unknown(depth + 1);
         let marked_secs = t.elapsed().as_secs_f64();
-        println!("sym48e0: breadth-first search {bfs_secs:.1} s, marks {marked_secs:.1} s");
-        assert_eq!(
-            bfs.histogram().iter().rposition(|&n| n > 0),
-            Some(CAP as usize)
-        );
-        assert!(marked.bytes() == bfs.bytes());
+        println!("{pattern}: breadth-first search {bfs_secs:.1} s, marks {marked_secs:.1} s");
+        let deepest = bfs.histogram().iter().rposition(|&n| n > 0).unwrap();
+        assert!(deepest <= depth as usize + 1, "{pattern}: {deepest}");
+        if marked.bytes() != bfs.bytes() {
+            let (mut lo, mut hi) = (0u64, 0u64);
+            for i in 0..bfs.entries() {
+                let (m, b) = (marked.get(i), bfs.get(i));
+                if m < b {
+                    if lo < 5 {
+                        println!("entry {i}: marked {m}, search {b}");
+                    }
+                    lo += 1;
+                } else if m > b {
+                    if hi < 5 {
+                        println!("entry {i}: marked {m}, search {b}");
+                    }
+                    hi += 1;
+                }
+            }
+            panic!(
+                "{pattern}: {lo} entries marked below the search's value, {hi} above; \
+                 histograms {:?} and {:?}",
+                marked.histogram(),
+                bfs.histogram()
+            );
+        }
     }
 
     fn lower_bounds_within_6<const K: u8>() {
-        lower_bounds_within_6_in::<K>(Metric::Htm)
+        lower_bounds_within_in::<K>(Metric::Htm, 6)
     }
 
-    /// The marks within 6 moves of `metric` are lower bounds of the distances of positions
-    /// within 6 moves (made by a plain breadth-first search over cubes), most of them exact.
-    fn lower_bounds_within_6_in<const K: u8>(metric: Metric) {
+    /// In slice-turn and axial moves too (`sym48e6-stm`, `sym48e6-atm`), to 5 and 4 moves.
+    #[test]
+    fn marks_are_lower_bounds_in_slice_turn_and_axial_moves() {
+        lower_bounds_within_in::<6>(Metric::Stm, 5);
+        lower_bounds_within_in::<6>(Metric::Atm, 4);
+    }
+
+    /// The marks within `depth` moves of `metric` are lower bounds of the distances of
+    /// positions within `depth` moves (made by a plain breadth-first search over cubes), most
+    /// of them exact.
+    fn lower_bounds_within_in<const K: u8>(metric: Metric, depth: u8) {
         let sp = Sym48Space::get();
-        let marks = marks_within::<K>(6, metric, 2);
+        let marks = marks_within::<K>(depth, metric, 2);
         // (Fewer classes lie within 6 quarter turns than within 6 face turns.)
-        let least = if metric.is_htm() { 20_000 } else { 5_000 };
+        let least = match (metric, depth) {
+            (Metric::Htm, 6) => 20_000,
+            (_, 6) => 5_000,
+            _ => 1_000,
+        };
         assert!(marks.len() > least, "{} entries marked", marks.len());
-        let read = |q: &Cube| *marks.get(&sp.index::<K>(q)).unwrap_or(&7);
+        let read = |q: &Cube| *marks.get(&sp.index::<K>(q)).unwrap_or(&(depth + 1));
         let syms = symmetries();
         let mut rng = Rng::new(68);
         let mut at_distance = 0u64;
-        let layers = crate::testing::positions_within_6(69, metric);
+        let layers = crate::testing::positions_within(69, metric, depth as usize);
         for (d, layer) in layers.iter().enumerate() {
             for c in layer {
                 let s = rng.below(48) as usize;

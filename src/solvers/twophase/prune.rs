@@ -90,6 +90,8 @@ pub fn build_corner_slice(tp: &TwoPhase) -> Vec<u8> {
 struct Phase2Layout<'a>(&'a TwoPhase);
 
 impl Layout for Phase2Layout<'_> {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = N_PERM8 as u32;
     /// The representative's corner permutation.
     type Pos = u32;
@@ -135,6 +137,8 @@ impl Layout for Phase2Layout<'_> {
 struct CornerSliceLayout<'a>(&'a TwoPhase);
 
 impl Layout for CornerSliceLayout<'_> {
+    // Blocks stand for symmetry classes (or may: not searched in metrics of two-face moves).
+    const COMPOSABLE: bool = false;
     const INNER: u32 = N_SLICE_PERM as u32;
     /// The corner permutation.
     type Pos = u32;

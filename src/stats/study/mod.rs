@@ -27,6 +27,10 @@
 //! resumes from its file and appends to it), `compare` (against the published distributions),
 //! `cross` (one seed in two metrics).
 
+/// What studies are called where a metric without published lengths or studies yet is
+/// refused ([`crate::cube::Metric::face_turns_only`]): the CLI and Python say the same words.
+pub const STUDIES: &str = "length studies";
+
 mod collection;
 pub mod compare;
 mod cross;
