@@ -251,6 +251,18 @@ impl Heuristic {
         })
     }
 
+    /// The first lookup's entry for position `p` when its table reads the position itself (a
+    /// coset table) and not the inverse: what a search can start loading for a child before
+    /// it makes the child's inverse, and read first, as the table most likely to prune
+    /// (module docs).
+    #[inline]
+    pub fn first_position_entry(&self, p: &Cube) -> Option<(usize, u64)> {
+        let l = self.lookups.first()?;
+        let (pat, _) = self.table(l);
+        pat.reads_position()
+            .then(|| (l.table, pat.index_of_input(&l.cube(p))))
+    }
+
     /// Asks the CPU to start loading `entries`, so that several positions' entries can be on
     /// their way at once.
     #[inline]

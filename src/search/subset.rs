@@ -60,6 +60,8 @@ use std::time::Instant;
 mod walk;
 
 #[cfg(test)]
+mod prefetch_tests;
+#[cfg(test)]
 mod qtm_tests;
 
 /// A subset of the 18 turns.
@@ -256,6 +258,7 @@ pub fn solve_in_observed(
         h,
         dual: opts.dual,
         metric: opts.metric,
+        first: h.first_position_entry(cube).is_some(),
     };
     solve_toward(&solved, cube, set, opts, stop, observe)
 }
@@ -309,6 +312,10 @@ struct Solved<'a> {
     h: &'a Heuristic,
     dual: bool,
     metric: Metric,
+    /// Whether the first table reads the position itself (a coset table,
+    /// [`Heuristic::first_position_entry`]): then every child's entry of it is loaded before
+    /// any is read, and a child it prunes reads no other table.
+    first: bool,
 }
 
 impl Target for Solved<'_> {
@@ -320,6 +327,33 @@ impl Target for Solved<'_> {
     #[inline]
     fn bound(&self, p: &Cube, q: &Cube) -> u8 {
         self.metric.raise(self.h.value(p, q, self.dual), p)
+    }
+
+    fn prefetches(&self) -> bool {
+        self.first
+    }
+
+    /// The first table's entry of `p`, started loading: `[table, index]`.
+    #[inline]
+    fn prefetch(&self, p: &Cube) -> Token {
+        match self.h.first_position_entry(p) {
+            Some((t, i)) => {
+                self.h.prefetch(&[(t, i)]);
+                [t as u64, i, 0, 0]
+            }
+            None => Token::default(),
+        }
+    }
+
+    /// The first table's value alone (raised to the metric's parity) when it exceeds `limit`,
+    /// else the full bound (which reads that entry again, loaded now).
+    #[inline]
+    fn bound_within(&self, p: &Cube, q: &Cube, token: &Token, limit: u8) -> u8 {
+        let first = (self.metric).raise(self.h.value_of(&[(token[0] as usize, token[1])]), p);
+        if first > limit {
+            return first;
+        }
+        self.bound(p, q)
     }
 }
 
@@ -904,6 +938,7 @@ mod tests {
             h,
             dual: false,
             metric: Metric::Htm,
+            first: false,
         };
         let syllables = set.syllables(Metric::Htm);
         let never = std::sync::atomic::AtomicUsize::new(usize::MAX);
