@@ -475,12 +475,7 @@ impl Metric {
     /// run of one axis's turns is priced as the one axis move it makes (`U D'` is one
     /// slice-turn move, `E` up to rotation).
     pub fn length(self, seq: &[Move]) -> usize {
-        if self
-            .declaration()
-            .axis_moves
-            .iter()
-            .all(|&(i, j)| i == 0 || j == 0)
-        {
+        if self.bounded_by_htm() {
             return seq.iter().map(|&m| self.cost(m) as usize).sum();
         }
         let mut total = 0;

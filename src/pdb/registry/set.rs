@@ -222,10 +222,11 @@ pub fn in_metric(patterns: &[Pattern], metric: Metric) -> Result<Vec<Pattern>, S
     for &p in patterns {
         let q = if p.metric() == metric {
             p
-        } else if p.metric() == Metric::Htm && metric.bounded_by_htm() {
-            p.in_metric(metric).unwrap_or(p)
-        } else if let (Metric::Htm, Some(twin)) = (p.metric(), p.in_metric(metric)) {
-            twin
+        } else if let (Metric::Htm, Some(q)) = (
+            p.metric(),
+            (p.in_metric(metric)).or_else(|| metric.bounded_by_htm().then_some(p)),
+        ) {
+            q
         } else {
             return Err(SetError::Metric {
                 table: p,
