@@ -23,6 +23,7 @@
 //! tables".)
 
 use crate::cube::Cube;
+use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::family::Turned;
 use crate::pdb::file::TableError;
 use crate::pdb::successors::CornerSuccessors;
@@ -58,6 +59,33 @@ impl Lookup {
             Some((s, s_inv)) => s.compose(q).compose(s_inv),
         }
     }
+
+    /// The cubes this lookup indexes for the members `members` of a batch: `cubes` itself,
+    /// or each turned ([`Lookup::cube`]) into `buf`.
+    #[inline(always)]
+    pub fn cubes<'a>(&self, cubes: &'a Batch, members: u32, buf: &'a mut Batch) -> &'a Batch {
+        if self.conj.is_none() {
+            return cubes;
+        }
+        for k in Members(members) {
+            buf[k] = self.cube(&cubes[k]);
+        }
+        buf
+    }
+}
+
+/// In [`Heuristic::first_inverse_values`], a member whose inverse's entry is the node's own.
+pub const HALVES_OF_NODE: u8 = u8::MAX;
+
+/// The entries [`Heuristic::rest_values`] loads, kept between its two passes: for each
+/// (lookup, side) read, the members' indices, the table and the members.
+/// It grows to the heuristic's lookups on first use.
+#[derive(Default)]
+pub struct Reads {
+    idx: Vec<[u64; BATCH]>,
+    of: Vec<(usize, u32)>,
+    /// A conjugated lookup's cubes ([`Lookup::cubes`]).
+    turned: Batch,
 }
 
 /// A set of loaded tables used as one heuristic.
@@ -281,6 +309,133 @@ impl Heuristic {
     /// The full heuristic value of position `p` with inverse `q` (with `dual`, of `p⁻¹` too).
     pub fn value(&self, p: &Cube, q: &Cube, dual: bool) -> u8 {
         self.max_of(self.entries(p, q, dual))
+    }
+
+    /// The first lookup's values (unraised) of the positions `ps[k]` of the batch's `members`,
+    /// when its table reads the position ([`Heuristic::first_position_entry`]; else nothing is
+    /// written): the indices ranked for the whole batch, every load started, then each read.
+    /// A search reads these first, as the table most likely to prune.
+    #[inline]
+    pub fn first_values(&self, ps: &Batch, members: u32, reads: &mut Reads, out: &mut [u8; BATCH]) {
+        let Some(l) = self.lookups.first() else {
+            return;
+        };
+        let (pat, table) = self.table(l);
+        if !pat.reads_position() {
+            return;
+        }
+        let mut idx = [0u64; BATCH];
+        pat.for_each_index(l.cubes(ps, members, &mut reads.turned), members, |k, i| {
+            idx[k] = i;
+            table.prefetch(i);
+        });
+        for k in Members(members) {
+            out[k] = table.get(idx[k]);
+        }
+    }
+
+    /// Does the first lookup read a coset table of a subgroup that holds every half turn,
+    /// unturned? Then inverses that differ by half turns on the left read one entry
+    /// ([`Heuristic::first_inverse_values`]).
+    pub fn first_is_half_turn_coset(&self) -> bool {
+        (self.lookups.first())
+            .is_some_and(|l| l.conj.is_none() && self.table(l).0.coset_holds_half_turns())
+    }
+
+    /// The first lookup's values (unraised) of the inverses `qs[k]` of the batch's `members`,
+    /// when [`Heuristic::first_is_half_turn_coset`]: `m · Q` is in the coset of `Q` for a half
+    /// turn `m`, so a member whose `halves[k]` names another slot reads that slot's entry,
+    /// and one whose `halves[k]` is [`HALVES_OF_NODE`] reads the entry of `q` (the node's
+    /// inverse). Only the distinct entries are ranked and loaded, all before any is read.
+    #[inline]
+    pub fn first_inverse_values(
+        &self,
+        (q, qs): (&Cube, &Batch),
+        members: u32,
+        halves: &[u8; BATCH],
+        out: &mut [u8; BATCH],
+    ) {
+        let l = &self.lookups[0];
+        let (pat, table) = self.table(l);
+        let own = pat.index_of_input(q);
+        table.prefetch(own);
+        let mut ranked = 0u32;
+        for k in Members(members) {
+            ranked |= ((halves[k] as usize == k) as u32) << k;
+        }
+        let mut idx = [0u64; BATCH];
+        pat.for_each_index(qs, ranked, |k, i| {
+            idx[k] = i;
+            table.prefetch(i);
+        });
+        for k in Members(members) {
+            let i = match halves[k] {
+                HALVES_OF_NODE => own,
+                j => idx[j as usize],
+            };
+            out[k] = table.get(i);
+        }
+    }
+
+    /// Completes [`Heuristic::value`] for the members of a batch (positions `ps`, inverses
+    /// `qs`): `out[k]` is raised to the largest value of every entry not read yet (all of them
+    /// but the first lookup's sides `first_read`, position and inverse). A lookup whose table's
+    /// largest value is at most `limits[k]` is not read for member `k`: it could not raise
+    /// `out[k]` above the limit, so a caller that asks only whether the value exceeds its limit
+    /// gets the same answer. All the entries' loads are started before any is read; `reads`
+    /// holds their indices (scratch, kept by the caller so that nothing is cleared per node).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn rest_values(
+        &self,
+        (ps, qs): (&Batch, &Batch),
+        members: u32,
+        dual: bool,
+        first_read: [bool; 2],
+        limits: &[u8; BATCH],
+        reads: &mut Reads,
+        out: &mut [u8; BATCH],
+    ) {
+        if reads.of.len() < 2 * self.lookups.len() {
+            reads.idx.resize(2 * self.lookups.len(), [0; BATCH]);
+            reads.of.resize(2 * self.lookups.len(), (0, 0));
+        }
+        let mut n = 0;
+        for (j, l) in self.lookups.iter().enumerate() {
+            let (pat, table) = self.table(l);
+            let mut readers = 0u32;
+            for k in Members(members) {
+                readers |= ((l.max > limits[k]) as u32) << k;
+            }
+            let (own, other) = pat.input_and_other(ps, qs);
+            let read = |side: usize| j == 0 && first_read[side ^ !pat.reads_position() as usize];
+            let sides = [
+                (own, !read(0)),
+                (other, dual && !pat.is_self_dual() && !read(1)),
+            ];
+            for (cubes, wanted) in sides {
+                if !wanted || readers == 0 {
+                    continue;
+                }
+                let idx = &mut reads.idx[n];
+                pat.for_each_index(
+                    l.cubes(cubes, readers, &mut reads.turned),
+                    readers,
+                    |k, i| {
+                        idx[k] = i;
+                        table.prefetch(i);
+                    },
+                );
+                reads.of[n] = (l.table, readers);
+                n += 1;
+            }
+        }
+        for (idx, &(t, set)) in reads.idx.iter().zip(&reads.of[..n]) {
+            let table = &self.tables[t].1;
+            for k in Members(set) {
+                out[k] = out[k].max(table.get(idx[k]));
+            }
+        }
     }
 
     /// The largest value of `entries` (0 for none).

@@ -31,10 +31,21 @@
 //!
 //! Each iteration searches the tree to two syllables on the calling thread and the subtrees
 //! below as work units on the current rayon pool; the solutions kept are the first in
-//! depth-first order, so the result is the same on any number of threads ([`iteration`]). A
-//! node starts the table loads of all its children (its target's [`Target::prefetch`]) before
-//! it reads any. The target is what the search heads for ([`Target`]): the solved cube with
-//! a table set, or a goal (`solvers::goal`).
+//! an order fixed by the iteration before (the units that took most nodes first, as the
+//! half-turn search orders them), so the result is the same on any number of threads
+//! ([`iteration`]). A node makes all its children first and bounds them together, in two rounds of its target's
+//! ([`Target::first_round`] for all, [`Target::second_round`] for those the first did not
+//! cut), so that the table loads of a round overlap; then it visits them in order. The target
+//! is what the search heads for ([`Target`]): the solved cube with a table set, or a goal
+//! (`solvers::goal`).
+//!
+//! With a table set whose first table is a coset table of a subgroup that holds every half
+//! turn (`sym48eK`) read both ways, the first round reads the children's *inverse* entries:
+//! the inverse of `P · s` is `s⁻¹ · P⁻¹`, and two syllables of one axis whose faces turn the
+//! same numbers of quarter turns modulo 2 differ by half turns on the left, so their
+//! inverses lie in one coset and read one entry; a syllable of half turns reads the node's
+//! own. The 30 children of a node read 7 entries. The positions' entries, and the other
+//! tables, wait for the second round, and only where they could still cut a child.
 //!
 //! Several solutions ([`SearchOptions::solutions`]): the last iteration goes on after its first
 //! solution until it has as many as asked (or all). The solutions are the canonical sequences:
@@ -49,15 +60,23 @@
 //! position one nearer, so no search and no heuristic is needed; every optimal solution is such
 //! a walk. Positions outside the group are named exactly there ([`crate::pdb::ru::RuSpace::index`]).
 
-use super::heuristic::Heuristic;
+use super::heuristic::{HALVES_OF_NODE, Heuristic, Reads};
 use super::options::{Iteration, IterationEvent, SearchOptions, SearchResult};
 use crate::coord::symmetry::symmetries;
 use crate::cube::{Cube, Face, Metric, Move, format_moves};
+use crate::pdb::batch::{BATCH, Batch, Members};
 use crate::pdb::ru::{RuSpace, RuTable};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
+mod iteration;
+mod target;
 mod walk;
+
+use iteration::{Item, SPLIT, UnitCounts, iteration};
+
+use target::Solved;
+pub use target::{Children, Target};
 
 #[cfg(test)]
 mod prefetch_tests;
@@ -84,6 +103,10 @@ struct Syllable {
     moves: Vec<Move>,
     cube: Cube,
     inverse: Cube,
+    /// Which of its two faces turn an odd number of quarter turns (bit 0 the lower face, bit
+    /// 1 the opposite one): two syllables of one axis with the same bits differ by half
+    /// turns, and one with none is made of half turns.
+    odd: u8,
 }
 
 impl MoveSet {
@@ -200,6 +223,7 @@ impl MoveSet {
                         inverse: cube.inverse(),
                         cube,
                         moves,
+                        odd: (lo & 1) | (hi & 1) << 1,
                     });
                 }
             }
@@ -254,107 +278,8 @@ pub fn solve_in_observed(
     stop: &AtomicBool,
     observe: &mut dyn FnMut(IterationEvent),
 ) -> SearchResult {
-    let solved = Solved {
-        h,
-        dual: opts.dual,
-        metric: opts.metric,
-        first: h.first_position_entry(cube).is_some(),
-    };
+    let solved = Solved::new(h, opts.dual, opts.metric);
     solve_toward(&solved, cube, set, opts, stop, observe)
-}
-
-/// What a search heads for: when a position has arrived, and a lower bound on the cost left.
-/// The solved cube with a table set is one ([`solve_in`]); a goal with its tables is another
-/// (`solvers::goal`).
-pub trait Target: Sync {
-    /// Has `p` arrived?
-    fn reached(&self, p: &Cube) -> bool;
-    /// A lower bound on the cost, in the search's metric, from `p` (whose inverse is `q`) to
-    /// any position that has arrived.
-    fn bound(&self, p: &Cube, q: &Cube) -> u8;
-    /// Does [`Target::bound`] read `q`? If not, the search does not keep inverses.
-    fn needs_inverse(&self) -> bool {
-        true
-    }
-    /// Does [`Target::prefetch`] do anything? (If not, the search reads each child at once.)
-    fn prefetches(&self) -> bool {
-        false
-    }
-    /// Starts loading what [`Target::bound`] of `p` will read, and returns what
-    /// [`Target::bound_within`] needs instead of computing it again: the search asks
-    /// every child's loads first, then reads them, so a node's children's reads overlap.
-    #[inline]
-    fn prefetch(&self, _p: &Cube) -> Token {
-        Token::default()
-    }
-    /// [`Target::bound`] of `p`, whose loads [`Target::prefetch`] started (`token`; asked only
-    /// of a target that prefetches), or any lower bound above `limit` once one is found:
-    /// the search only asks whether the bound exceeds `limit`, so a target whose bound is a
-    /// maximum of many lookups may stop at the first that exceeds it.
-    #[inline]
-    fn bound_within(&self, p: &Cube, q: &Cube, _token: &Token, _limit: u8) -> u8 {
-        self.bound(p, q)
-    }
-    /// Is [`Target::bound`] the exact cost to arrive, in the search's metric with all its
-    /// turns, without reading `q`? Then [`solve_toward`] walks down it ([`walk`]) when the
-    /// move set is all turns.
-    fn exact(&self) -> bool {
-        false
-    }
-}
-
-/// What a target's prefetch hands to its bound: up to four table indices.
-pub type Token = [u64; 4];
-
-/// The solved cube, bounded by a table set (the dual lookup when asked for), raised to the
-/// metric's parity.
-struct Solved<'a> {
-    h: &'a Heuristic,
-    dual: bool,
-    metric: Metric,
-    /// Whether the first table reads the position itself (a coset table,
-    /// [`Heuristic::first_position_entry`]): then every child's entry of it is loaded before
-    /// any is read, and a child it prunes reads no other table.
-    first: bool,
-}
-
-impl Target for Solved<'_> {
-    #[inline]
-    fn reached(&self, p: &Cube) -> bool {
-        p.is_solved()
-    }
-
-    #[inline]
-    fn bound(&self, p: &Cube, q: &Cube) -> u8 {
-        self.metric.raise(self.h.value(p, q, self.dual), p)
-    }
-
-    fn prefetches(&self) -> bool {
-        self.first
-    }
-
-    /// The first table's entry of `p`, started loading: `[table, index]`.
-    #[inline]
-    fn prefetch(&self, p: &Cube) -> Token {
-        match self.h.first_position_entry(p) {
-            Some((t, i)) => {
-                self.h.prefetch(&[(t, i)]);
-                [t as u64, i, 0, 0]
-            }
-            None => Token::default(),
-        }
-    }
-
-    /// The first table's value alone (raised to the metric's parity) when it exceeds `limit`,
-    /// else the full bound (which reads that entry again, loaded now).
-    #[inline]
-    fn bound_within(&self, p: &Cube, q: &Cube, token: &Token, limit: u8) -> u8 {
-        let first = (self.metric).raise(self.h.value_of(&[(token[0] as usize, token[1])]), p);
-        if first > limit {
-            return first;
-        }
-        self.bound(p, q)
-    }
 }
 
 /// The least-cost sequences of `set`'s turns from `cube` to `target`, by IDA* over syllables
@@ -401,6 +326,8 @@ pub fn solve_toward(
         result.seconds = start.elapsed().as_secs_f64();
         return result;
     }
+    // The nodes each work unit took in the last iteration (`node_order`).
+    let mut units = UnitCounts::new();
     loop {
         result.lower_bound = bound;
         if bound > opts.max_depth {
@@ -408,7 +335,18 @@ pub fn solve_toward(
         }
         let t = Instant::now();
         observe(IterationEvent::Started { bound });
-        let it = iteration(target, &syllables, cube, &q, bound, wanted, stop);
+        let it = iteration(
+            target,
+            &syllables,
+            (cube, &q),
+            bound,
+            wanted,
+            stop,
+            &mut units,
+        );
+        if !opts.node_order {
+            units.clear();
+        }
         result.nodes += it.nodes;
         let done = Iteration {
             bound,
@@ -467,96 +405,14 @@ fn words(syllables: &[Syllable], found: &[Vec<usize>]) -> Vec<Vec<Move>> {
     all
 }
 
-/// Syllables from the root to a work unit: the tree below that depth is searched in units,
-/// in parallel on the current rayon pool.
-const SPLIT: usize = 2;
-
-/// What one iteration found.
-struct IterationFound {
-    /// The first `wanted` solutions in depth-first order (all of them with
-    /// [`crate::search::ALL_SOLUTIONS`]), as syllable paths.
-    found: Vec<Vec<usize>>,
-    nodes: u64,
-    min_exceeded: u8,
-}
-
-/// One iteration of bound `bound`: the tree to depth [`SPLIT`] on this thread, the subtrees
-/// below it as work units on the pool. The solutions kept are the first `wanted` in
-/// depth-first order, whatever the number of threads: a unit's solutions count in the order of
-/// the units, and a unit stops early only once a unit before it has found `wanted` alone (so
-/// for one solution, the units after the first that has one are abandoned).
-fn iteration(
-    target: &dyn Target,
-    syllables: &[Syllable],
-    cube: &Cube,
-    q: &Cube,
-    bound: u8,
-    wanted: usize,
-    stop: &AtomicBool,
-) -> IterationFound {
-    use rayon::prelude::*;
-    use std::sync::atomic::AtomicUsize;
-    let never = AtomicUsize::new(usize::MAX);
-    let mut top = Search::new(target, syllables, wanted, stop, &never, 0);
-    top.split = Some(Vec::new());
-    top.dfs(cube, q, 0, bound, 3);
-    let items = top.split.take().expect("collected");
-    // The least index of an item that holds `wanted` solutions alone.
-    let first = items.iter().position(|i| matches!(i, Item::Solution(_)));
-    let enough = AtomicUsize::new(first.filter(|_| wanted == 1).unwrap_or(usize::MAX));
-    let results: Vec<(Vec<Vec<usize>>, u64, u8)> = (items.par_iter().enumerate())
-        .map(|(i, item)| match item {
-            Item::Solution(path) => (vec![path.clone()], 0, u8::MAX),
-            Item::Unit {
-                path,
-                p,
-                q,
-                g,
-                axis,
-            } => {
-                let mut s = Search::new(target, syllables, wanted, stop, &enough, i);
-                s.path = path.clone();
-                s.dfs(p, q, *g, bound, *axis);
-                if s.found.len() >= wanted {
-                    enough.fetch_min(i, Relaxed);
-                }
-                (s.found, s.nodes, s.min_exceeded)
-            }
-        })
-        .collect();
-    let mut out = IterationFound {
-        found: Vec::new(),
-        nodes: top.nodes,
-        min_exceeded: top.min_exceeded,
-    };
-    for (found, nodes, min) in results {
-        out.nodes += nodes;
-        out.min_exceeded = out.min_exceeded.min(min);
-        if out.found.len() < wanted {
-            out.found.extend(found);
-        }
-    }
-    out.found.truncate(wanted);
-    out
-}
-
-/// What the tree to depth [`SPLIT`] leaves, in depth-first order: a solution found there, or
-/// a node whose subtree is a work unit.
-enum Item {
-    Solution(Vec<usize>),
-    Unit {
-        path: Vec<usize>,
-        p: Cube,
-        q: Cube,
-        g: u8,
-        axis: usize,
-    },
-}
-
 /// One depth-first search over syllables (a whole iteration, the top of one, or a unit).
 struct Search<'a> {
     target: &'a dyn Target,
     syllables: &'a [Syllable],
+    /// The syllables that may follow one of each axis (index 3: none, at the root), in order.
+    kids: [Vec<u8>; 4],
+    /// For each list of `kids`, batch by batch ([`Level`]): the [`Children::halves`] of each.
+    halves: [[[u8; BATCH]; 2]; 4],
     /// The syllables from the root to the current node (indices into `syllables`).
     path: Vec<usize>,
     /// The solutions so far, as syllable paths.
@@ -573,13 +429,25 @@ struct Search<'a> {
     unit: usize,
     /// Whether the target reads inverses ([`Target::needs_inverse`]).
     inverse: bool,
-    /// Whether the target prefetches ([`Target::prefetches`]), and its tokens by depth and
-    /// syllable.
-    prefetching: bool,
-    tokens: Vec<[Token; 48]>,
+    /// The children of the node being expanded at each depth (made once, so nothing is
+    /// allocated per node), and the target's scratch.
+    levels: Vec<Box<Level>>,
+    reads: Reads,
     /// The top of an iteration: solutions and units in order, instead of going below
     /// [`SPLIT`].
     split: Option<Vec<Item>>,
+}
+
+/// A node's children, made and bounded together: child `j` of the node's list
+/// ([`Search::kids`]) is slot `j % BATCH` of batch `j / BATCH` (45 syllables at most).
+#[derive(Default)]
+struct Level {
+    ps: [Batch; 2],
+    qs: [Batch; 2],
+    /// Their bounds (for the children within the node's bound and not solved).
+    h: [[u8; BATCH]; 2],
+    /// The children that are solved.
+    solved: [u32; 2],
 }
 
 impl<'a> Search<'a> {
@@ -591,9 +459,32 @@ impl<'a> Search<'a> {
         enough: &'a std::sync::atomic::AtomicUsize,
         unit: usize,
     ) -> Search<'a> {
+        let kids: [Vec<u8>; 4] = std::array::from_fn(|last| {
+            (0..syllables.len() as u8)
+                .filter(|&k| syllables[k as usize].axis != last)
+                .collect()
+        });
+        let halves = std::array::from_fn(|last| {
+            let mut halves = [[HALVES_OF_NODE; BATCH]; 2];
+            for (j, &k) in kids[last].iter().enumerate() {
+                let s = &syllables[k as usize];
+                let (c, slot) = (j / BATCH, j % BATCH);
+                if s.odd != 0 {
+                    // The first slot of this batch with the same axis and odd faces.
+                    let like = |&i: &usize| {
+                        let t = &syllables[kids[last][c * BATCH + i] as usize];
+                        (t.axis, t.odd) == (s.axis, s.odd)
+                    };
+                    halves[c][slot] = (0..=slot).find(like).expect("itself") as u8;
+                }
+            }
+            halves
+        });
         Search {
             target,
             syllables,
+            kids,
+            halves,
             path: Vec::new(),
             found: Vec::new(),
             wanted,
@@ -604,8 +495,8 @@ impl<'a> Search<'a> {
             enough,
             unit,
             inverse: target.needs_inverse(),
-            prefetching: target.prefetches(),
-            tokens: Vec::new(),
+            levels: Vec::new(),
+            reads: Reads::default(),
             split: None,
         }
     }
@@ -615,6 +506,12 @@ impl<'a> Search<'a> {
     /// holds as many as wanted, or once the search is stopped: either way every caller up to
     /// the root returns at once (a stop seen deep in the tree must not let the siblings above
     /// go on, or Ctrl-C and Python's `timeout=` would wait for the iteration's end).
+    ///
+    /// The node's children within the bound are made and bounded first, in two rounds of the
+    /// target's ([`Target::first_round`], then [`Target::second_round`] for those the first
+    /// did not cut), so that each round's loads overlap; then they are visited in syllable
+    /// order. Which children are cut does not depend on the rounds, so the nodes are those of
+    /// a search that bounds each child when it visits it.
     fn dfs(&mut self, p: &Cube, q: &Cube, g: u8, bound: u8, last_axis: usize) -> bool {
         if self.nodes >= self.next_check {
             // About every 65,536 nodes (a node count passes multiples without landing on one).
@@ -623,39 +520,23 @@ impl<'a> Search<'a> {
                 return true;
             }
         }
-        // A target that prefetches has the table loads of all children started first (the
-        // tokens kept per depth, so nothing is allocated or cleared per node); then each child
-        // is made again (a compose) and read.
         let depth = self.path.len();
-        if self.prefetching {
-            if self.tokens.len() <= depth {
-                self.tokens.resize(depth + 1, [[0; 4]; 48]);
-            }
-            for k in 0..self.syllables.len() {
-                let s = &self.syllables[k];
-                if s.axis != last_axis && g + s.cost <= bound {
-                    self.tokens[depth][k] = self.target.prefetch(&p.compose(&s.cube));
-                }
-            }
+        while self.levels.len() <= depth {
+            self.levels.push(Box::default());
         }
-        for k in 0..self.syllables.len() {
+        self.bound_children(p, q, g, bound, last_axis);
+        for j in 0..self.kids[last_axis].len() {
+            let k = self.kids[last_axis][j] as usize;
             let s = &self.syllables[k];
-            if s.axis == last_axis {
-                continue;
-            }
             let g2 = g + s.cost;
             if g2 > bound {
                 self.min_exceeded = self.min_exceeded.min(g2);
                 continue;
             }
-            let p2 = p.compose(&s.cube);
-            let q2 = if self.inverse {
-                s.inverse.compose(q)
-            } else {
-                *q
-            };
             self.nodes += 1;
-            if self.target.reached(&p2) {
+            let (c, slot) = (j / BATCH, j % BATCH);
+            let level = &self.levels[depth];
+            if level.solved[c] >> slot & 1 != 0 {
                 // The earlier iterations were complete, so g2 is this bound (module docs).
                 let mut path = self.path.clone();
                 path.push(k);
@@ -669,18 +550,12 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            // A bound above `bound - g2` prunes; the target may stop reading once it has one.
-            let f = g2
-                + if self.prefetching {
-                    let token = &self.tokens[depth][k];
-                    self.target.bound_within(&p2, &q2, token, bound - g2)
-                } else {
-                    self.target.bound(&p2, &q2)
-                };
+            let f = g2 + level.h[c][slot];
             if f > bound {
                 self.min_exceeded = self.min_exceeded.min(f);
                 continue;
             }
+            let (p2, q2) = (level.ps[c][slot], level.qs[c][slot]);
             let axis = s.axis;
             self.path.push(k);
             if let Some(items) = self.split.as_mut().filter(|_| self.path.len() == SPLIT) {
@@ -697,6 +572,60 @@ impl<'a> Search<'a> {
             self.path.pop();
         }
         false
+    }
+
+    /// Makes the children of node `p` (inverse `q`, at cost `g`, after `last_axis`) within
+    /// `bound` into this depth's level, and bounds those not solved: the first round for all,
+    /// the second (with their inverses made) for those whose first value is within their
+    /// limit. A child cut by the first round keeps that value; its inverse is not made.
+    fn bound_children(&mut self, p: &Cube, q: &Cube, g: u8, bound: u8, last_axis: usize) {
+        let level = &mut *self.levels[self.path.len()];
+        let kids = &self.kids[last_axis];
+        let mut members = [0u32; 2];
+        level.solved = [0; 2];
+        let mut limits = [[0u8; BATCH]; 2];
+        for (j, &k) in kids.iter().enumerate() {
+            let s = &self.syllables[k as usize];
+            if g + s.cost > bound {
+                continue;
+            }
+            let (c, slot) = (j / BATCH, j % BATCH);
+            let p2 = p.compose(&s.cube);
+            level.ps[c][slot] = p2;
+            level.qs[c][slot] = if self.inverse {
+                s.inverse.compose(q)
+            } else {
+                *q
+            };
+            level.h[c][slot] = 0;
+            limits[c][slot] = bound - g - s.cost;
+            if self.target.reached(&p2) {
+                level.solved[c] |= 1 << slot;
+            } else {
+                members[c] |= 1 << slot;
+            }
+        }
+        for c in 0..2 {
+            if members[c] == 0 {
+                continue;
+            }
+            let children = Children {
+                ps: &level.ps[c],
+                qs: &level.qs[c],
+                q,
+                halves: &self.halves[last_axis][c],
+            };
+            let h = &mut level.h[c];
+            self.target
+                .first_round(&children, members[c], &mut self.reads, h);
+            let mut rest = 0u32;
+            for slot in Members(members[c]) {
+                rest |= ((h[slot] <= limits[c][slot]) as u32) << slot;
+            }
+            if rest != 0 {
+                (self.target).second_round(&children, rest, &limits[c], &mut self.reads, h);
+            }
+        }
     }
 }
 
@@ -739,6 +668,7 @@ pub fn solve_exact(
             moves: vec![m],
             cube: *n.cube(),
             inverse: *n.inverse_cube(),
+            odd: ((n.index() % 3 != 1) as u8) << (n.face_index() / 3),
         })
         .collect();
     let c = syms.conj_cube(cube, sym);
@@ -934,12 +864,7 @@ mod tests {
         let c = Cube::from_moves(&parse_moves("R U F D L B R2 U' F2 D' L B2 R' U2").unwrap());
         let q = c.inverse();
         let stop = AtomicBool::new(true);
-        let solved = Solved {
-            h,
-            dual: false,
-            metric: Metric::Htm,
-            first: false,
-        };
+        let solved = Solved::new(h, false, Metric::Htm);
         let syllables = set.syllables(Metric::Htm);
         let never = std::sync::atomic::AtomicUsize::new(usize::MAX);
         let mut search = Search::new(&solved, &syllables, 1, &stop, &never, 0);

@@ -25,10 +25,12 @@ use crate::coord::goal::{GoalCheck, conjugate, frame_groups};
 use crate::coord::symmetry::symmetries;
 use crate::cube::Goal;
 use crate::cube::{Cube, Metric};
+use crate::pdb::batch::{BATCH, Members};
 use crate::pdb::file::TableError;
 use crate::pdb::goal::{self, GoalTable};
 use crate::progress::ProgressMode;
-use crate::search::subset::{self, MoveSet, Target, Token};
+use crate::search::heuristic::Reads;
+use crate::search::subset::{self, Children, MoveSet, Target};
 use crate::search::{SearchOptions, SearchResult};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -190,35 +192,52 @@ impl Target for GoalSolver {
         self.exact
     }
 
-    /// One group of rotations (the goal held one way) and at most four tables: the first
-    /// rotation's lookups are prefetched.
-    fn prefetches(&self) -> bool {
-        self.groups.len() == 1 && self.tables.len() <= Token::default().len()
-    }
-
+    /// With one group of rotations (the goal held one way), the first rotation's tables:
+    /// every child's loads started before any is read.
     #[inline]
-    fn prefetch(&self, p: &Cube) -> Token {
-        let mut token = Token::default();
-        if self.prefetches() {
-            let c = conjugate(symmetries(), p, self.groups[0][0].rotation);
+    fn first_round(&self, c: &Children, members: u32, _: &mut Reads, out: &mut [u8; BATCH]) {
+        let ps = c.ps;
+        if self.groups.len() != 1 || self.tables.len() > MAX_PREFETCHED {
+            return;
+        }
+        let mut idx = [[0u64; MAX_PREFETCHED]; BATCH];
+        let rotation = self.groups[0][0].rotation;
+        for k in Members(members) {
+            let c = conjugate(symmetries(), &ps[k], rotation);
             for (i, t) in self.tables.iter().enumerate() {
-                token[i] = t.prefetch(&c);
+                idx[k][i] = t.prefetch(&c);
             }
         }
-        token
+        for k in Members(members) {
+            let read = (self.tables.iter().zip(&idx[k])).map(|(t, &i)| t.at(i));
+            out[k] = read.max().unwrap_or(0);
+        }
     }
 
+    /// The rest of the bound, from the first round's value: stops once it exceeds the limit.
     #[inline]
-    fn bound_within(&self, p: &Cube, _q: &Cube, token: &Token, limit: u8) -> u8 {
-        let first = self.prefetches().then(|| {
-            (self.tables.iter().zip(token))
-                .map(|(t, &i)| t.at(i))
-                .max()
-                .unwrap_or(0)
-        });
-        self.bound_above(p, first, Some(limit))
+    fn second_round(
+        &self,
+        c: &Children,
+        members: u32,
+        limits: &[u8; BATCH],
+        _reads: &mut Reads,
+        out: &mut [u8; BATCH],
+    ) {
+        let ps = c.ps;
+        let first_read = self.groups.len() == 1 && self.tables.len() <= MAX_PREFETCHED;
+        for k in Members(members) {
+            out[k] = if first_read {
+                self.bound_above(&ps[k], Some(out[k]), Some(limits[k]))
+            } else {
+                self.bound(&ps[k], &ps[k])
+            };
+        }
     }
 }
+
+/// The most tables whose entries [`GoalSolver`]'s first round loads.
+const MAX_PREFETCHED: usize = 4;
 
 /// A rotation whose conjugate is looked up, and the tables (indices) it reads there.
 #[derive(Clone, Debug, PartialEq)]

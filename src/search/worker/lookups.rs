@@ -7,7 +7,7 @@
 use super::{CLOCKWISE, HALF_TURNS, Worker, reads_corner_coordinates};
 use crate::coord::{MoveTables, N_MOVES};
 use crate::pdb::Pattern;
-use crate::pdb::batch::{BATCH, Batch, Members};
+use crate::pdb::batch::{BATCH, Members};
 use crate::search::cut::raise_and_cut;
 use crate::search::heuristic::Lookup;
 use crate::search::node::{Expansion, TRACKED, corner_entry};
@@ -147,14 +147,14 @@ impl Worker<'_> {
         let (own, other) = pat.input_and_other(&e.cps, &e.cqs);
         if own_now {
             let idx = &mut e.idx;
-            pat.for_each_index(turn(l, own, e.reading, &mut e.turned), e.reading, |k, i| {
+            pat.for_each_index(l.cubes(own, e.reading, &mut e.turned), e.reading, |k, i| {
                 idx[k] = i;
                 table.prefetch(i);
             });
         }
         if dual_now {
             let idx_dual = &mut e.idx_dual;
-            pat.for_each_index(turn(l, other, rest, &mut e.turned), rest, |k, i| {
+            pat.for_each_index(l.cubes(other, rest, &mut e.turned), rest, |k, i| {
                 idx_dual[k] = i;
                 table.prefetch(i);
             });
@@ -285,17 +285,4 @@ fn slack_set(h: &[u8; BATCH], alive: u32, budget: u8, slack: u8) -> u32 {
         return 0;
     };
     Members(alive).fold(0, |s, k| s | ((h[k] <= limit) as u32) << k)
-}
-
-/// The cubes lookup `l` indexes for the children in bit set `alive`: `cubes` itself, or the
-/// turned cubes written into `buf`.
-#[inline(always)]
-pub(super) fn turn<'a>(l: &Lookup, cubes: &'a Batch, alive: u32, buf: &'a mut Batch) -> &'a Batch {
-    if l.conj.is_none() {
-        return cubes;
-    }
-    for k in Members(alive) {
-        buf[k] = l.cube(&cubes[k]);
-    }
-    buf
 }
