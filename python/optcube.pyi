@@ -1,4 +1,4 @@
-"""optcube: provably optimal Rubik's cube solving (half-turn metric) with pattern databases.
+"""optcube: provably optimal Rubik's cube solving (half-turn, quarter-turn, slice-turn and axial metrics) with pattern databases.
 
 The same engine as the `optcube` command line: results carry the fields of
 `optcube solve --json`, every solution is checked on its position, bad input raises

@@ -1,4 +1,4 @@
-//! optcube: provably optimal Rubik's cube solving (half-turn metric) with pattern databases.
+//! optcube: provably optimal Rubik's cube solving (half-turn, quarter-turn, slice-turn and axial metrics) with pattern databases.
 //!
 //! Modules are layers; each uses only the ones below it (checked by `tests/architecture.rs`):
 //!

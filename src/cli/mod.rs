@@ -27,7 +27,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[command(
     name = "optcube",
     version,
-    about = "Provably optimal Rubik's cube solver (half-turn metric) with pattern databases"
+    about = "Provably optimal Rubik's cube solver (half-turn, quarter-turn, slice-turn and axial metrics) with pattern databases"
 )]
 struct Cli {
     #[command(subcommand)]
