@@ -197,7 +197,7 @@ impl Target for GoalSolver {
     #[inline]
     fn first_round(&self, c: &Children, members: u32, _: &mut Reads, out: &mut [u8; BATCH]) {
         let ps = c.ps;
-        if self.groups.len() != 1 || self.tables.len() > MAX_PREFETCHED {
+        if !self.reads_first() {
             return;
         }
         let mut idx = [[0u64; MAX_PREFETCHED]; BATCH];
@@ -225,7 +225,7 @@ impl Target for GoalSolver {
         out: &mut [u8; BATCH],
     ) {
         let ps = c.ps;
-        let first_read = self.groups.len() == 1 && self.tables.len() <= MAX_PREFETCHED;
+        let first_read = self.reads_first();
         for k in Members(members) {
             out[k] = if first_read {
                 self.bound_above(&ps[k], Some(out[k]), Some(limits[k]))
@@ -238,6 +238,14 @@ impl Target for GoalSolver {
 
 /// The most tables whose entries [`GoalSolver`]'s first round loads.
 const MAX_PREFETCHED: usize = 4;
+
+impl GoalSolver {
+    /// Does the first round read the first rotation's tables? With one group of rotations
+    /// and at most [`MAX_PREFETCHED`] tables; else both rounds are left to the second.
+    fn reads_first(&self) -> bool {
+        self.groups.len() == 1 && self.tables.len() <= MAX_PREFETCHED
+    }
+}
 
 /// A rotation whose conjugate is looked up, and the tables (indices) it reads there.
 #[derive(Clone, Debug, PartialEq)]
