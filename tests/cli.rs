@@ -474,7 +474,7 @@ fn all_optimal_solutions_on_the_command_line() {
     assert_eq!(v["solutions"].as_array().unwrap().len(), 1);
     let o = optcube(&["solve", "R U", "--unique", "symmetry", "--pdb-dir", dir]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--unique needs --all or --count"));
+    assert!(stderr(&o).contains("--unique needs every optimal solution: give --all or --count"));
     let o = optcube(&["solve", "R U", "--solver", "twophase", "--count"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--count applies to the optimal solver only"));

@@ -118,14 +118,8 @@ pub fn n(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     whole(obj, "n", 0, USIZE_MAX)
 }
 
-/// A `timeout=` in seconds: positive (ValueError for 0, a negative number or NaN). None, or
-/// one too long for a deadline (infinity), is no deadline.
-pub fn timeout(seconds: Option<f64>) -> PyResult<Option<Duration>> {
-    match seconds {
-        None => Ok(None),
-        Some(t) if t.is_nan() || t <= 0.0 => Err(value_error(format!(
-            "timeout must be a positive number of seconds, not {t}"
-        ))),
-        Some(t) => Ok(Duration::try_from_secs_f64(t).ok()),
-    }
+/// A `timeout=` in seconds, checked by the request layer (positive: `Refusal::Timeout`), as a
+/// duration. None, or one too long for a deadline (infinity), is no deadline.
+pub fn deadline(seconds: Option<f64>) -> Option<Duration> {
+    seconds.and_then(|t| Duration::try_from_secs_f64(t).ok())
 }

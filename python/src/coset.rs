@@ -1,14 +1,11 @@
 //! `coset(...)`: the coset solver (`optcube coset`) from Python, returning the CLI's JSON
 //! report as a dict.
 
-use optcube::cube::Cube;
 use optcube::pdb::set;
 use optcube::progress::ProgressMode;
 use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
-use optcube::solvers::coset::{
-    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, MAX_DEPTH, SETTLE_BELOW,
-    default_search_depth, representative,
-};
+use optcube::solvers::coset::{CosetReport, CosetSolver, ELEMENTS};
+use optcube::solvers::request::CosetJob;
 use optcube::solvers::twophase::TwoPhase;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -32,7 +29,7 @@ static SOLVERS: crate::Cache<CosetSolver> = std::sync::LazyLock::new(Default::de
 pub fn coset<'py>(
     py: Python<'py>,
     position: Option<&str>,
-    index: Option<u64>,
+    index: Option<i64>,
     max_depth: Option<u8>,
     search_depth: Option<u8>,
     settle: bool,
@@ -40,39 +37,17 @@ pub fn coset<'py>(
     pdb_dir: Option<PathBuf>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let p = match (position, index) {
-        (Some(_), Some(_)) => {
-            return Err(crate::value_error("give a position or an index, not both"));
-        }
-        (Some(s), None) => crate::position(s)?,
-        (None, Some(n)) => representative(n).ok_or_else(|| {
-            crate::value_error(format!(
-                "index {n} is out of range: cosets are numbered 0..{COSETS}"
-            ))
-        })?,
-        (None, None) => Cube::SOLVED,
+    let job = CosetJob {
+        position: position.map(str::to_string),
+        index,
+        max_depth,
+        search_depth,
+        settle,
+        ..CosetJob::default()
     };
-    // As the CLI: neither depth given asks for every distance.
-    let every_distance = max_depth.is_none() && search_depth.is_none();
-    let max_depth = max_depth.unwrap_or(MAX_DEPTH);
-    // A run to 20 is the proof, unless it is to settle every distance (as the CLI).
-    let search_depth = match every_distance || settle {
-        true => search_depth.unwrap_or(max_depth),
-        false => search_depth.unwrap_or_else(|| default_search_depth(max_depth)),
-    };
-    if search_depth > max_depth {
-        return Err(crate::value_error(format!(
-            "search_depth {search_depth} is beyond max_depth {max_depth}"
-        )));
-    }
-    if settle && max_depth > search_depth.saturating_add(1) {
-        return Err(crate::value_error(format!(
-            "settle needs max_depth at most search_depth + 1 ({}): an element first found by \
-             a later prepass may be nearer than that depth",
-            search_depth.saturating_add(1)
-        )));
-    }
-    let settle = settle || every_distance;
+    let plan = job.plan().map_err(crate::refused)?;
+    let p = plan.coset.expect("a run of one coset names it");
+    let settle = plan.settle;
     let threads = crate::thread_count(threads)?;
     let dir = crate::dir_or_default(pdb_dir);
     // The settling tables are named before hours of walking, so that a wrong name fails now.
@@ -94,13 +69,7 @@ pub fn coset<'py>(
         py.detach(|| CosetSolver::with(tp, Some(&dir), ProgressMode::auto()))
             .map_err(crate::table_error)
     })?;
-    let opts = CosetOptions {
-        max_depth,
-        search_depth,
-        progress: ProgressMode::Hidden,
-        samples: Vec::new(),
-        settle_below: if every_distance { SETTLE_BELOW } else { 0 },
-    };
+    let opts = plan.options(ProgressMode::Hidden, Vec::new());
     // Ctrl-C stops the run at the next part of its walk or the next depth (or the settling
     // search at its next iteration), and is raised.
     let pool = optcube::sys::thread_pool(threads)

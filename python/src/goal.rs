@@ -2,15 +2,15 @@
 //! the same as `optcube goals`, `optcube solve --goal/--mask` and `optcube stats distances
 //! --goal`.
 
-use super::{args, dir_or_default, position, table_error, to_python, value_error};
+use super::{args, dir_or_default, refused, table_error, to_python, value_error};
 use crate::interrupt::{Limits, interruptible};
 use crate::outcome::PyOutcome;
 use optcube::coord::goal::GoalCheck;
 use optcube::cube::{Axis, Goal, Metric};
 use optcube::progress::ProgressMode;
-use optcube::search::SearchOptions;
 use optcube::search::subset::MoveSet;
 use optcube::solvers::goal::GoalSolver;
+use optcube::solvers::request::{Refusal, Solutions, SolveJob};
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -28,14 +28,6 @@ pub fn goals<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         .iter()
         .map(|n| to_python(py, &optcube::cube::goal_listing(n)))
         .collect()
-}
-
-fn read_goal(goal: Option<&str>, mask: Option<&str>) -> PyResult<Goal> {
-    match (goal, mask) {
-        (Some(name), None) => Goal::named(name.trim()).map_err(value_error),
-        (None, Some(m)) => Goal::from_mask(m).map_err(|e| value_error(format!("bad mask: {e}"))),
-        _ => Err(value_error("give one of goal=NAME or mask=STR")),
-    }
 }
 
 /// The fewest moves after which `position` meets a goal (`goal="cross"`, or a facelet
@@ -65,42 +57,34 @@ pub fn solve_goal(
     pdb_dir: Option<PathBuf>,
     timeout: Option<f64>,
 ) -> PyResult<PyOutcome> {
-    let timeout = args::timeout(timeout)?;
-    let g = read_goal(goal, mask)?;
-    if g.is_solved_goal() {
+    let job = SolveJob {
+        metric,
+        goal: goal.map(str::to_string),
+        mask: mask.map(str::to_string),
+        any_orientation,
+        moveset: moveset.map(str::to_string),
+        solutions: if all { Solutions::All } else { Solutions::One },
+        timeout,
+        ..SolveJob::default()
+    };
+    let admitted = job.check().map_err(refused)?;
+    let Some(asked) = admitted.goal.clone() else {
+        return Err(refused(Refusal::OneGoal));
+    };
+    if asked.check.goal.is_solved_goal() {
         return Err(value_error(format!(
             "goal {} is the solved cube: solve it with Solver (solve_in for a move set)",
-            g.name()
+            asked.check.goal.name()
         )));
     }
-    let cube = self::position(position)?;
-    let set = match moveset {
-        Some(m) => MoveSet::parse(m).map_err(value_error)?,
-        None => MoveSet::ALL,
-    };
-    let dir = dir_or_default(pdb_dir);
-    let origin = match goal {
-        Some(n) => format!("--goal {n}"),
-        None => format!("--mask {}", mask.unwrap_or("").trim()),
-    };
-    let check = GoalCheck {
-        goal: g,
-        any_orientation,
-    };
+    let timeout = args::deadline(timeout);
     // Refused before the tables are opened, as the CLI does (the solver would refuse too).
-    if let Some(why) = optcube::solvers::moveset::goal_refusal(&set, &check, &cube) {
-        return Err(value_error(why));
-    }
+    let cube = crate::admitted(&admitted, position)?;
+    let set = admitted.moveset.unwrap_or(MoveSet::ALL);
+    let dir = dir_or_default(pdb_dir);
+    let (check, origin) = (asked.check, asked.origin);
     let solver = goal_solver(py, check, &origin, &dir, metric)?;
-    let opts = SearchOptions {
-        metric,
-        solutions: if all {
-            optcube::search::ALL_SOLUTIONS
-        } else {
-            1
-        },
-        ..SearchOptions::default()
-    };
+    let opts = job.subset_options();
     let limits = Limits {
         deadline: timeout.and_then(|t| std::time::Instant::now().checked_add(t)),
         cancel: None,

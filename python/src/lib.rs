@@ -27,6 +27,7 @@ use optcube::pdb::ru::RuTable;
 use optcube::pdb::set::{SetError, default_dir};
 use optcube::progress::ProgressMode;
 use optcube::solvers::outcome::Outcome;
+use optcube::solvers::request::{Admitted, Front, Refusal, SolveJob, SolverKind};
 use optcube::solvers::thistlethwaite::Thistlethwaite;
 use optcube::solvers::twophase::TwoPhase;
 use outcome::PyOutcome;
@@ -68,6 +69,21 @@ fn position(text: &str) -> PyResult<Cube> {
         optcube::cube::InputError::Facelets(f) => value_error(format!("invalid position: {f}")),
         e => value_error(e),
     })
+}
+
+/// A refusal of the request layer in Python's words (options by their keywords).
+fn refused(r: Refusal) -> PyErr {
+    value_error(r.message(Front::Python))
+}
+
+/// The position of `text`, turned toward the request's target and checked against its goal
+/// and move set ([`Admitted::admit`]; a refusal names the position as the CLI names it).
+fn admitted(admitted: &Admitted, text: &str) -> PyResult<Cube> {
+    let mut inputs = [(text.trim().to_string(), position(text)?)];
+    admitted
+        .admit(&mut inputs, &[text.trim().to_string()])
+        .map_err(refused)?;
+    Ok(inputs[0].1)
 }
 
 fn dir_or_default(pdb_dir: Option<PathBuf>) -> PathBuf {
@@ -128,15 +144,20 @@ fn twophase(
     #[pyo3(from_py_with = args::threads)] threads: Option<usize>,
     #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
 ) -> PyResult<PyOutcome> {
-    metric
-        .face_turns_only("the two-phase solver")
-        .map_err(value_error)?;
+    let job = SolveJob {
+        solver: SolverKind::Twophase,
+        metric,
+        timeout: Some(timeout),
+        max_length,
+        threads,
+        ..SolveJob::default()
+    };
+    let threads = job.check().map_err(refused)?.threads;
     let cube = self::position(position)?;
     // No deadline (timeout=inf) is one far away: the solver adds it to the present instant,
     // which a Duration::MAX would overflow.
-    let timeout = args::timeout(Some(timeout))?.map_or(NO_DEADLINE, |t| t.min(NO_DEADLINE));
+    let timeout = args::deadline(Some(timeout)).map_or(NO_DEADLINE, |t| t.min(NO_DEADLINE));
     let max_length = max_length.unwrap_or(metric.diameter() as usize);
-    let threads = thread_count(threads)?;
     let dir = dir_or_default(pdb_dir);
     let solver = cached(&TWOPHASE, &dir, || {
         py.detach(|| TwoPhase::open(&dir, ProgressMode::auto()))

@@ -8,19 +8,18 @@
 
 use super::interrupt::{Epoch, Limits, interruptible};
 use super::outcome::PyOutcome;
-use super::{RU_TABLE, args, cached, pooled, position, set_error, table_error, thread_count};
+use super::{RU_TABLE, admitted, args, cached, pooled, position, refused, set_error, table_error};
 use super::{dir_or_default, to_python, value_error};
 use optcube::cube::Cube;
 use optcube::pdb::ru::RuTable;
-use optcube::pdb::set::{self, resolve_names};
 use optcube::progress::ProgressMode;
 use optcube::search::subset::{self, MoveSet};
 use optcube::search::{SearchOptions, SearchResult};
 use optcube::solvers::optimal::{
-    OptimalConfig, OptimalSolver, TwoPhaseWitness, open_twophase_for_bounds, twophase_witness,
-    upper_bound,
+    OptimalSolver, TwoPhaseWitness, open_twophase_for_bounds, upper_bound,
 };
 use optcube::solvers::outcome::Outcome;
+use optcube::solvers::request::{Admitted, Solutions, SolveJob, Tuning};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -31,10 +30,11 @@ use std::time::Duration;
 #[pyclass(frozen, module = "optcube")]
 pub struct Solver {
     solver: OptimalSolver,
+    /// What the solver was made with (its set named): each call's request starts from it.
+    job: SolveJob,
     options: SearchOptions,
     dir: PathBuf,
     set: String,
-    dual: bool,
     /// The witness of each proof's last iteration (`optcube::search::witness`), as the CLI's
     /// `solve` asks it (in QTM its tables are loaded at the first try); none with
     /// `upper_bound=False`.
@@ -44,6 +44,15 @@ pub struct Solver {
 }
 
 impl Solver {
+    /// A call's request: this solver's, changed by `change`, checked by the request layer
+    /// (the command line's rules and words).
+    fn request(&self, change: impl FnOnce(&mut SolveJob)) -> PyResult<(SolveJob, Admitted)> {
+        let mut job = self.job.clone();
+        change(&mut job);
+        let admitted = job.check().map_err(refused)?;
+        Ok((job, admitted))
+    }
+
     /// Stops at `timeout` from now, or on a `cancel()` after now.
     fn limits(&self, timeout: Option<Duration>) -> Limits<'_> {
         Limits::new(timeout, &self.epoch, self.epoch.now())
@@ -67,17 +76,11 @@ impl Solver {
     /// bound, the two-phase upper bound is found first, as the CLI's `solve` does: held as
     /// the witness at hand, it refutes a bound above it before any node is searched.
     fn optimal(&self, cube: &Cube, opts: &SearchOptions, stop: &AtomicBool) -> SearchResult {
-        match &self.twophase {
-            Some(tp) => {
-                let known = (opts.known_lower_bound > 0)
-                    .then(|| upper_bound(tp, opts.metric, cube, opts.threads))
-                    .flatten()
-                    .map(|(s, _)| s);
-                let mut w = twophase_witness(tp, opts.metric, cube, known, opts.threads);
-                (self.solver).solve_witnessed(cube, opts, stop, &mut |_| {}, &mut w)
-            }
-            None => self.solver.solve(cube, opts, stop),
-        }
+        let tp = self.twophase.as_ref();
+        let known = (tp.filter(|_| opts.known_lower_bound > 0))
+            .and_then(|tp| upper_bound(tp, opts.metric, cube, opts.threads))
+            .map(|(s, _)| s);
+        (self.solver).prove(tp, cube, opts, known, stop, &mut |_| {})
     }
 }
 
@@ -101,27 +104,27 @@ impl Solver {
         #[pyo3(from_py_with = args::metric)] metric: optcube::cube::Metric,
         upper_bound: bool,
     ) -> PyResult<Solver> {
-        let threads = thread_count(threads)?;
+        let job = SolveJob {
+            metric,
+            max_depth,
+            threads,
+            set,
+            tuning: Tuning {
+                dual,
+                sym,
+                successors,
+                ..Tuning::default()
+            },
+            ..SolveJob::default()
+        };
+        let threads = job.check().map_err(refused)?.threads;
         let dir = dir_or_default(pdb_dir);
         // As the CLI: the fastest set whose tables are present, else the fastest whose build
         // fits in the memory available (built now).
-        let set = set.unwrap_or_else(|| {
-            set::choose(&dir, optcube::sys::available_memory())
-                .set
-                .to_string()
-        });
-        let patterns = resolve_names(&[&set]).map_err(set_error)?;
-        let mut config = OptimalConfig {
-            sym,
-            successors,
-            ..OptimalConfig::for_tables(patterns)
-        };
-        config.search = SearchOptions {
-            metric,
-            threads,
-            max_depth: max_depth.unwrap_or(metric.diameter()),
-            dual,
-            ..config.search
+        let (config, label) = job.optimal_config(&dir, threads).map_err(set_error)?;
+        let job = SolveJob {
+            set: Some(label.name.clone()),
+            ..job
         };
         let solver = pooled(py, threads, || {
             OptimalSolver::configured(&dir, &config, ProgressMode::auto())
@@ -129,7 +132,7 @@ impl Solver {
         .map_err(set_error)?;
         // As the CLI's `solve`: in quarter turns the two-phase solver's lengths are a few turns
         // over the optimum, so a witness is asked only after a long iteration there
-        // (`optcube::search::witness::MIN_PREVIOUS_QTM`).
+        // (the metric's `witness_after`).
         let twophase = match upper_bound {
             true => {
                 match py.detach(|| open_twophase_for_bounds(&dir, metric, ProgressMode::auto())) {
@@ -147,9 +150,9 @@ impl Solver {
             solver,
             twophase,
             options: config.search_options(),
+            job,
             dir,
-            set,
-            dual,
+            set: label.name,
             epoch: Epoch::default(),
         })
     }
@@ -167,14 +170,15 @@ impl Solver {
         timeout: Option<f64>,
         #[pyo3(from_py_with = args::known_lower_bound)] known_lower_bound: Option<u8>,
     ) -> PyResult<PyOutcome> {
-        let timeout = args::timeout(timeout)?;
+        self.request(|j| {
+            j.known_lower_bound = known_lower_bound;
+            j.timeout = timeout;
+        })?;
+        let timeout = args::deadline(timeout);
         let opts = SearchOptions {
             known_lower_bound: known_lower_bound.unwrap_or(0),
             ..self.options.clone()
         };
-        if let Some(why) = opts.known_bound_problem() {
-            return Err(value_error(format!("known_lower_bound: {why}")));
-        }
         let cube = self::position(position)?;
         let outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
         let outcome = PyOutcome::checked(outcome, &cube)?.with_set(&self.set);
@@ -194,27 +198,28 @@ impl Solver {
         unique: Option<&str>,
         timeout: Option<f64>,
     ) -> PyResult<PyOutcome> {
-        match (unique, limit) {
-            (None, _) | (Some("symmetry"), None) => {}
-            (Some("symmetry"), Some(_)) => {
-                return Err(value_error(
-                    "unique=\"symmetry\" needs every solution: no limit",
-                ));
-            }
-            (Some(other), _) => {
+        let unique = match unique {
+            None => false,
+            Some("symmetry") => true,
+            Some(other) => {
                 return Err(value_error(format!(
                     "unique must be \"symmetry\" or None, not {other:?}"
                 )));
             }
-        }
-        let timeout = args::timeout(timeout)?;
+        };
+        let (job, _) = self.request(|j| {
+            j.solutions = limit.map_or(Solutions::All, |n| Solutions::First(n as u64));
+            j.unique = unique;
+            j.timeout = timeout;
+        })?;
+        let timeout = args::deadline(timeout);
         let opts = SearchOptions {
-            solutions: limit.unwrap_or(optcube::search::ALL_SOLUTIONS),
+            solutions: job.solutions.asked(),
             ..self.options.clone()
         };
         let cube = self::position(position)?;
         let mut outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
-        if let (Some(_), Some(c)) = (unique, outcome.collected_mut()) {
+        if let (true, Some(c)) = (unique, outcome.collected_mut()) {
             c.to_classes(&cube).map_err(value_error)?;
         }
         Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
@@ -236,18 +241,16 @@ impl Solver {
         timeout: Option<f64>,
     ) -> PyResult<PyOutcome> {
         use optcube::solvers::moveset::{self, Route};
-        let timeout = args::timeout(timeout)?;
-        let set = MoveSet::parse(moveset).map_err(value_error)?;
-        let cube = self::position(position)?;
-        if let Some(why) = moveset::refusal(&set, &cube) {
-            return Err(value_error(why));
-        }
+        let (job, admitted) = self.request(|j| {
+            j.moveset = Some(moveset.to_string());
+            j.solutions = if all { Solutions::All } else { Solutions::One };
+            j.timeout = timeout;
+        })?;
+        let timeout = args::deadline(timeout);
+        let set = admitted.moveset.unwrap_or(MoveSet::ALL);
+        let cube = self::admitted(&admitted, position)?;
         let opts = SearchOptions {
-            solutions: if all {
-                optcube::search::ALL_SOLUTIONS
-            } else {
-                1
-            },
+            solutions: job.solutions.asked(),
             ..self.options.clone()
         };
         let input = position.trim();
@@ -348,7 +351,7 @@ impl Solver {
             },
             ..self.options.clone()
         };
-        let (mut set, mut dual) = (self.set.clone(), self.dual);
+        let (mut set, mut dual) = (self.set.clone(), self.job.tuning.dual);
         let goal_solver = match check {
             Some(check) => {
                 let g = crate::goal::goal_solver(py, check, "goal=", &self.dir, opts.metric)?;
@@ -388,7 +391,8 @@ impl Solver {
         positions: &Bound<'_, PyAny>,
         timeout: Option<f64>,
     ) -> PyResult<Vec<PyOutcome>> {
-        let timeout = args::timeout(timeout)?;
+        self.request(|j| j.timeout = timeout)?;
+        let timeout = args::deadline(timeout);
         let begun = self.epoch.now();
         let mut inputs = Vec::new();
         for (i, item) in positions.try_iter()?.enumerate() {
@@ -430,7 +434,7 @@ impl Solver {
     }
     #[getter]
     fn dual(&self) -> bool {
-        self.dual
+        self.job.tuning.dual
     }
     /// The metric lengths are counted in: "htm", "qtm", "stm" or "atm".
     #[getter]
@@ -453,7 +457,11 @@ impl Solver {
             self.set,
             self.options.threads,
             self.options.metric.name(),
-            if self.dual { "True" } else { "False" }
+            if self.job.tuning.dual {
+                "True"
+            } else {
+                "False"
+            }
         )
     }
 }

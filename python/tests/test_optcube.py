@@ -7,6 +7,7 @@ tests: `cargo test --release`), or $OPTCUBE_BIN.
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -96,6 +97,55 @@ def test_bad_input_raises_the_cli_message(solver):
         optcube.Solver(threads=100000)
 
 
+def python_spelling(cli_message: str) -> str:
+    """The CLI's message with each option spelled as a Python keyword (`--max-depth` is
+    `max_depth`): the only difference the request layer allows between the two fronts."""
+    return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), cli_message)
+
+
+def test_the_cli_and_python_refuse_the_same_requests_in_the_same_words(solver, pdb):
+    # One request layer (optcube::solvers::request) checks both fronts. Each bad request goes
+    # to the CLI and to Python; the messages must be the same words. Before it, Python ran a
+    # coset to depth 21 that the CLI refuses, and worded a dozen refusals its own way.
+    d = str(pdb)
+    scramble = "R U F' L2 D B"
+    cases = [
+        (["solve", scramble, "--known-lower-bound", "25", "--no-upper-bound", "--set", "corners"],
+         lambda: solver.solve(scramble, known_lower_bound=25)),
+        (["solve", "R", "--solver", "twophase", "--timeout=-1"],
+         lambda: optcube.twophase("R", timeout=-1, pdb_dir=pdb)),
+        (["solve", "R", "--solver", "twophase", "--metric", "stm"],
+         lambda: optcube.twophase("R", metric="stm", pdb_dir=pdb)),
+        (["solve", "R", "--any-orientation"],
+         lambda: optcube.solve_goal("R", any_orientation=True, pdb_dir=pdb)),
+        (["solve", "R", "--mask", "XYZ"],
+         lambda: optcube.solve_goal("R", mask="XYZ", pdb_dir=pdb)),
+        (["solve", "R", "--goal", "cross", "--metric", "atm"],
+         lambda: optcube.solve_goal("R", goal="cross", metric="atm", pdb_dir=pdb)),
+        (["solve", "R", "--goal", "oll"],
+         lambda: optcube.solve_goal("R", goal="oll", pdb_dir=pdb)),
+        (["solve", "F", "--moveset", "R U"],
+         lambda: solver.solve_in("F", "R U")),
+        (["solve", "R", "--moveset", "R X"],
+         lambda: solver.solve_in("R", "R X")),
+        (["coset", "--max-depth", "3", "--search-depth", "4"],
+         lambda: optcube.coset(max_depth=3, search_depth=4, pdb_dir=pdb)),
+        (["coset", "--max-depth", "4", "--search-depth", "2", "--settle"],
+         lambda: optcube.coset(max_depth=4, search_depth=2, settle=True, pdb_dir=pdb)),
+        (["coset", "--max-depth", "21"],
+         lambda: optcube.coset(max_depth=21, pdb_dir=pdb)),
+        (["coset", "--index", "2217093120", "--max-depth", "3"],
+         lambda: optcube.coset(index=2217093120, max_depth=3, pdb_dir=pdb)),
+        (["coset", "--index", "-1", "--max-depth", "3"],
+         lambda: optcube.coset(index=-1, max_depth=3, pdb_dir=pdb)),
+    ]
+    for argv, call in cases:
+        said = cli_error(*argv, "--pdb-dir", d)
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == python_spelling(said), argv
+
+
 def test_random_positions_equal_the_cli():
     positions = optcube.random_positions(5, 2026)
     _, out, _ = cli("scramble", "--random", "5", "--seed", "2026")
@@ -160,11 +210,11 @@ def test_a_known_lower_bound_starts_there_and_a_false_one_is_caught_as_in_the_cl
 def test_a_known_lower_bound_the_search_cannot_check_raises_value_error(solver, pdb):
     # On 2988f2d known_lower_bound=25 came back as a proof: lower_bound=25, not refuted, for a
     # position 6 moves away. Above the metric's diameter or the depth limit it is refused.
-    with pytest.raises(ValueError, match="known_lower_bound: .*diameter"):
+    with pytest.raises(ValueError, match="known_lower_bound 25: .*diameter"):
         solver.solve("R U F' L2 D B", known_lower_bound=25)
     shallow = optcube.Solver(pdb_dir=pdb, set="corners", threads=2, successors=False,
                              max_depth=12)
-    with pytest.raises(ValueError, match="known_lower_bound: .*depth limit 12"):
+    with pytest.raises(ValueError, match="known_lower_bound 15: .*depth limit 12"):
         shallow.solve("R U F' L2 D B", known_lower_bound=15)
     # A bound above the two-phase upper bound is refuted at once: the answer is the distance.
     r = solver.solve("R U F' L2 D B", known_lower_bound=15)
@@ -215,7 +265,7 @@ def test_solve_all_up_to_symmetry_equals_the_cli(solver, pdb):
     line = json.loads(out)
     assert line["solutions"] == r.solutions and line["symmetry_classes"] == 1
     assert r.to_dict()["symmetry_classes"] == 1
-    with pytest.raises(ValueError, match="needs every solution"):
+    with pytest.raises(ValueError, match="needs every optimal solution"):
         solver.solve_all(position, limit=3, unique="symmetry")
     with pytest.raises(ValueError, match="not 'mirror'|not \"mirror\""):
         solver.solve_all(position, unique="mirror")

@@ -3,13 +3,11 @@
 //! a resumable study of random cosets (`optcube::stats::cosets`, run in `coset_study.rs`).
 
 use super::{Failure, TableArgs};
-use optcube::cube::{Cube, parse_position};
+use optcube::cube::Cube;
 use optcube::progress::ProgressMode;
 use optcube::solvers::coset::settle::{self, Settler, UNSET_LIMIT};
-use optcube::solvers::coset::{
-    COSETS, CosetOptions, CosetReport, CosetSolver, ELEMENTS, FULL_RUN_BYTES, MAX_DEPTH,
-    SETTLE_BELOW, default_search_depth, representative,
-};
+use optcube::solvers::coset::{CosetReport, CosetSolver, ELEMENTS};
+use optcube::solvers::request::CosetJob;
 use optcube::stats::cosets::{CosetStudy, CosetStudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -86,59 +84,22 @@ pub struct CosetArgs {
 }
 
 pub fn run(args: CosetArgs) -> Result<i32, Failure> {
-    // Neither depth given: every distance, the walk handing its last few positions over to
-    // the optimal solver (`CosetOptions::settle_below`).
-    let every_distance = args.max_depth.is_none() && args.search_depth.is_none();
-    let max_depth = args.max_depth.unwrap_or(MAX_DEPTH);
-    // A run to 20 is the proof, unless it is to settle every distance.
-    let search_depth = match every_distance || args.settle {
-        true => args.search_depth.unwrap_or(max_depth),
-        false => (args.search_depth).unwrap_or_else(|| default_search_depth(max_depth)),
+    let job = CosetJob {
+        position: args.position.clone(),
+        index: args.index,
+        max_depth: args.max_depth,
+        search_depth: args.search_depth,
+        settle: args.settle,
+        sample: args.sample,
+        sample_out: args.sample_out.is_some(),
+        study: args.random_cosets.is_some(),
     };
-    if search_depth > max_depth {
-        return Err(Failure(format!(
-            "--search-depth {search_depth} is beyond --max-depth {max_depth}"
-        )));
-    }
-    if args.settle && max_depth > search_depth.saturating_add(1) {
-        return Err(Failure(format!(
-            "--settle needs --max-depth at most --search-depth + 1 ({}): an element first \
-             found by a later prepass may be nearer than that depth, and settling the unset \
-             ones cannot tell",
-            search_depth.saturating_add(1)
-        )));
-    }
-    if args.sample.is_some() && args.sample_out.is_none() && args.random_cosets.is_none() {
-        return Err(Failure(
-            "--sample needs --sample-out FILE (or --random-cosets N)".into(),
-        ));
-    }
-    // God's number: every position is within 20 moves, so a run has found every element by
-    // depth 20; a deeper limit is a typo that would only cost memory.
-    let gods_number = optcube::cube::Metric::Htm.diameter();
-    if let Some(d) = args.max_depth.filter(|&d| d > gods_number) {
-        return Err(Failure(format!(
-            "--max-depth {d}: no position is more than {gods_number} moves from solved, so every \
-             coset is complete by depth {gods_number}; give --max-depth {gods_number} or less"
-        )));
-    }
+    let plan = job.plan().map_err(super::solve::refused)?;
+    let (max_depth, search_depth) = (plan.max_depth, plan.search_depth);
     // The output paths are checked before the work: a run of minutes must not end in a path
     // that cannot be written.
     for path in [&args.unset, &args.sample_out].into_iter().flatten() {
         optcube::sys::files::check_output(path).map_err(Failure)?;
-    }
-    // Beyond the first few depths the bitmaps fill: refuse before hours of work end in the
-    // out-of-memory killer.
-    if max_depth > 8
-        && let Some(free) = optcube::sys::available_memory()
-        && free < FULL_RUN_BYTES
-    {
-        return Err(Failure(format!(
-            "a coset run beyond depth 8 needs about {:.1} GB of memory, and {:.1} GB are \
-             available; --max-depth 8 or less runs in little memory",
-            FULL_RUN_BYTES as f64 / 1e9,
-            free as f64 / 1e9
-        )));
     }
     if let Some(count) = args.random_cosets {
         let study = CosetStudy {
@@ -163,24 +124,11 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         };
         return super::coset_study::run(run, &args.tables);
     }
-    let p = match (&args.position, args.index) {
-        (Some(s), _) => parse_position(s).map_err(|e| Failure(format!("invalid position: {e}")))?,
-        (None, Some(n)) => (u64::try_from(n).ok().and_then(representative)).ok_or_else(|| {
-            Failure(format!(
-                "--index {n} is out of range: cosets are numbered 0..{COSETS}"
-            ))
-        })?,
-        (None, None) => Cube::SOLVED,
-    };
-    let opts = CosetOptions {
-        max_depth,
-        search_depth,
-        settle_below: if every_distance { SETTLE_BELOW } else { 0 },
-        progress: ProgressMode::auto(),
-        samples: args.sample.map_or(Vec::new(), |n| {
-            optcube::solvers::coset::sample_elements(n, args.seed)
-        }),
-    };
+    let p = plan.coset.expect("a run of one coset names it");
+    let samples = args.sample.map_or(Vec::new(), |n| {
+        optcube::solvers::coset::sample_elements(n, args.seed)
+    });
+    let opts = plan.options(ProgressMode::auto(), samples);
     let threads = args.tables.place.thread_count();
     let (report, map, solver) = args.tables.place.pooled(|| {
         let solver = CosetSolver::open(&args.tables.place.dir(), ProgressMode::auto())?;
@@ -202,7 +150,7 @@ pub fn run(args: CosetArgs) -> Result<i32, Failure> {
         return Ok(super::EXIT_INTERRUPTED);
     }
     let unset = ELEMENTS - report.found();
-    let settle = args.settle || every_distance;
+    let settle = plan.settle;
     // Whatever fails from here on, the run's counts are printed first: they cost the most.
     let mut failures = Vec::new();
     let listed = args.unset.is_some() || settle;

@@ -276,17 +276,10 @@ impl TableArgs {
 
     /// [`TableArgs::names`], and the reason of the choice when the set was not named.
     pub fn choice(&self) -> (Vec<String>, Option<String>) {
-        let (set, reason) = match &self.set {
-            Some(s) => (s.clone(), None),
-            None => {
-                let c = chosen_set(&self.place.dir());
-                (c.set.to_string(), Some(c.reason))
-            }
-        };
-        (
-            set.split(',').map(|n| n.trim().to_string()).collect(),
-            reason,
-        )
+        let asked = self.set.as_deref();
+        let (names, reason) = optcube::pdb::set::asked_or_chosen(asked, &self.place.dir());
+        say_chosen(&names.join(","), reason.as_deref());
+        (names, reason)
     }
 
     /// The patterns of `names` (from [`TableArgs::names`]).
@@ -295,11 +288,18 @@ impl TableArgs {
     }
 }
 
+/// Says on stderr which set was chosen for the user and why (nothing for a set they named).
+pub fn say_chosen(set: &str, reason: Option<&str>) {
+    if let Some(r) = reason {
+        eprintln!("set: {set} ({r}; --set to choose another)");
+    }
+}
+
 /// The set used when none is named ([`optcube::pdb::set::choose`]), said once on stderr with
 /// its reason.
 pub fn chosen_set(dir: &std::path::Path) -> optcube::pdb::set::Choice {
     let c = optcube::pdb::set::choose(dir, optcube::sys::available_memory());
-    eprintln!("set: {} ({}; --set to choose another)", c.set, c.reason);
+    say_chosen(c.set, Some(&c.reason));
     c
 }
 

@@ -91,6 +91,16 @@ pub struct Declaration {
     /// STM and 25 in ATM (measured to depth 6), so HTM lists 9 layers (79 M classes), QTM 10,
     /// STM 8 and ATM 7 (about 40 M each).
     pub coset_exact_depth: u8,
+    /// The two-phase solver's part in an optimal proof (`crate::search::witness`):
+    /// `Some(seconds)`: it is asked for a witness before an iteration once the previous one
+    /// took this long; `None`: never (the search over whole axis moves takes none).
+    pub witness_after: Option<f64>,
+    /// Whether a proof starts with the two-phase solver's upper bound (printed, and the
+    /// witness at hand). Only where that solver comes within a move or two of the optimum.
+    pub upper_bound_first: bool,
+    /// With a known lower bound, how far below it the iteration that orders the first one's
+    /// work units runs (`crate::search::ida`): cheap, and its node counts still order well.
+    pub known_bound_gap: u8,
     /// Published numbers of positions at each exact distance 0, 1, …, and where from.
     pub published: &'static [u64],
     pub published_source: &'static str,
@@ -139,6 +149,13 @@ const DECLARATIONS: [Declaration; 4] = [
         axis_moves: &FACE_TURNS,
         corner_parity: false,
         coset_exact_depth: 11,
+        // A witness can only succeed at the bound that is the distance: after a short
+        // iteration the next is too short for a success to repay the tries before it.
+        // Three below a known bound costs about 1/2,000 of its iteration, measured best of
+        // two to five below (`results/coset.md`).
+        witness_after: Some(0.25),
+        upper_bound_first: true,
+        known_bound_gap: 3,
         // Rokicki, Kociemba, Davidson, Dethridge, "The diameter of the Rubik's Cube group is
         // twenty", SIAM J. Discrete Math. 27 (2013); table at cube20.org; OEIS A080601.
         published: &[
@@ -168,6 +185,14 @@ const DECLARATIONS: [Declaration; 4] = [
         axis_moves: &[(1, 0), (3, 0), (0, 1), (0, 3)],
         corner_parity: true,
         coset_exact_depth: 12,
+        // The two-phase solver stays 2–4 quarter turns above the optimum on random positions
+        // (`results/solve-qtm.md`): no upper bound first, and witnesses only after iterations
+        // long enough for one success to repay many failures (a 26q antipode's last iteration
+        // takes hours, the two-phase solver finds 26q there in seconds). One below a known
+        // bound costs about 1/85 of its iteration.
+        witness_after: Some(30.0),
+        upper_bound_first: false,
+        known_bound_gap: 2,
         // OEIS A080602; Rokicki's exact counts through 18q, cube20.org.
         published: &[
             1,
@@ -197,6 +222,10 @@ const DECLARATIONS: [Declaration; 4] = [
         axis_moves: &STM_MOVES,
         corner_parity: false,
         coset_exact_depth: 10,
+        // The search over whole axis moves (`search::subset`) asks for no witness.
+        witness_after: None,
+        upper_bound_first: false,
+        known_bound_gap: 3,
         // Up to whole-cube rotation; Rokicki's counts at forum.cubeman.org, as issue 107 cites.
         published: &[
             1,
@@ -223,6 +252,10 @@ const DECLARATIONS: [Declaration; 4] = [
         axis_moves: &AXIAL_MOVES,
         corner_parity: false,
         coset_exact_depth: 9,
+        // The search over whole axis moves (`search::subset`) asks for no witness.
+        witness_after: None,
+        upper_bound_first: false,
+        known_bound_gap: 3,
         published: &[],
         published_source: "",
     },
@@ -528,6 +561,16 @@ impl Metric {
         self.declaration()
             .corner_parity
             .then(|| cube.corner_parity())
+    }
+
+    /// The step between the lengths a position's solutions can have: 2 where every distance
+    /// has a parity ([`Metric::parity`]), else 1.
+    pub fn length_step(self) -> u8 {
+        if self.declaration().corner_parity {
+            2
+        } else {
+            1
+        }
     }
 
     /// The lower bound `h` of `cube`'s distance raised to the parity the distance must have

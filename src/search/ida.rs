@@ -537,11 +537,10 @@ pub fn solve_witnessed(
         end
     };
     // A known lower bound skips the iterations whose unit counts would order the first one
-    // it runs: a cheap one below it orders it instead, three below in HTM (about 1/2,000 of
-    // it; measured best of two to five below, `results/coset.md`), the one below in QTM
-    // (1/85). A solution there refutes the bound: the search starts again from the
-    // heuristic's.
-    let gap = if metric == Metric::Qtm { 2 } else { 3 };
+    // it runs: a cheap one below it orders it instead (the metric's `known_bound_gap`: three
+    // below in HTM, the one below in QTM). A solution there refutes the bound: the search
+    // starts again from the heuristic's.
+    let gap = metric.declaration().known_bound_gap;
     let order_at = bound.saturating_sub(gap).max(own);
     if order_at < bound && bound <= opts.max_depth {
         let end = run(order_at, prev, &mut *observe, &mut result);
@@ -615,8 +614,7 @@ pub fn solve_witnessed(
 /// lengths the position's parity allows in `metric`), asked with no time budget: only a
 /// solution already at hand is given, so this costs nothing.
 fn refuted_at_hand(p: &Cube, own: u8, bound: u8, metric: Metric, witness: &mut Witness) -> bool {
-    let step = if metric == Metric::Qtm { 2 } else { 1 };
-    (own..bound).step_by(step).any(|b| {
+    (own..bound).step_by(metric.length_step().into()).any(|b| {
         witness(b, std::time::Duration::ZERO).is_some_and(|s| witness::proves(p, &s, b, metric))
     })
 }

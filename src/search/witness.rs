@@ -30,29 +30,12 @@ pub type Witness<'a> = dyn FnMut(u8, Duration) -> Option<Vec<Move>> + 'a;
 /// The share of the previous iteration's time a witness may take before the next.
 pub const SHARE: f64 = 0.05;
 
-/// No search is asked for after an iteration shorter than this, in seconds: a witness can only
-/// succeed at the bound that is the distance, so every earlier try is spent in vain, and after a
-/// short iteration the next is too short for a success to repay those tries.
-pub const MIN_PREVIOUS: f64 = 0.25;
-
-/// The same in the quarter-turn metric. There the two-phase solver stays 2–4 quarter turns above
-/// the optimum on random positions (`results/solve-qtm.md`), so its tries seldom succeed, and a
-/// random position's iterations take seconds: tries are made only where the next iteration is
-/// long enough for one success to repay many failures (a 26q antipode's last iteration takes
-/// hours, and the two-phase solver finds 26q there in seconds).
-pub const MIN_PREVIOUS_QTM: f64 = 30.0;
-
 /// The budget before an iteration, from the previous iteration's seconds (`None` before the
-/// first): zero (only a solution at hand) until an iteration took [`MIN_PREVIOUS`] (in QTM
-/// [`MIN_PREVIOUS_QTM`]).
+/// first): zero (only a solution at hand) until an iteration took the metric's
+/// `witness_after` (0.25 s in HTM, 30 s in QTM; never in a metric without witnesses).
 pub fn budget(previous_seconds: Option<f64>, metric: Metric) -> Duration {
-    let least = if metric.is_htm() {
-        MIN_PREVIOUS
-    } else {
-        MIN_PREVIOUS_QTM
-    };
-    match previous_seconds {
-        Some(s) if s >= least => Duration::from_secs_f64(s * SHARE),
+    match (previous_seconds, metric.declaration().witness_after) {
+        (Some(s), Some(least)) if s >= least => Duration::from_secs_f64(s * SHARE),
         _ => Duration::ZERO,
     }
 }

@@ -9,6 +9,7 @@ pub mod goal;
 pub mod moveset;
 pub mod optimal;
 pub mod outcome;
+pub mod request;
 pub mod thistlethwaite;
 pub mod twophase;
 

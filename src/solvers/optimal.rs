@@ -178,12 +178,34 @@ impl OptimalSolver {
         }
         r
     }
+
+    /// One position's proof as every front runs it (`solve`, `serve`, `stats lengths`,
+    /// Python): the search, asking the two-phase solver, when given, for a witness before each
+    /// iteration ([`twophase_witness`]; `known`: a solution at hand, such as the upper bound
+    /// found before the proof).
+    pub fn prove(
+        &self,
+        twophase: Option<&TwoPhaseWitness>,
+        cube: &Cube,
+        opts: &SearchOptions,
+        known: Option<Vec<crate::cube::Move>>,
+        stop: &AtomicBool,
+        observe: &mut dyn FnMut(IterationEvent),
+    ) -> SearchResult {
+        match twophase {
+            Some(tp) => {
+                let mut w = twophase_witness(tp, opts.metric, cube, known, opts.threads);
+                self.solve_witnessed(cube, opts, stop, observe, &mut w)
+            }
+            None => self.solve_observed(cube, opts, stop, observe),
+        }
+    }
 }
 
 /// The two-phase solver the optimal search asks for upper bounds and witnesses, opened by
 /// [`open_twophase_for_bounds`]. In HTM it is loaded at once: every solve asks it for an upper
 /// bound. In QTM a witness is asked for only after an iteration of 30 s or more
-/// ([`crate::search::witness::MIN_PREVIOUS_QTM`]), which random positions never reach. There its
+/// (the metric declaration's `witness_after`), which random positions never reach. There its
 /// tables (about 64 MB) are checked when it is opened, then loaded again at the first witness,
 /// and they stay out of memory in the searches that never ask. (Should they have gone from the
 /// directory meanwhile, that load builds them again, silently, as opening does.)
@@ -270,9 +292,9 @@ pub fn upper_bound(
 /// in HTM only. In QTM that solver finds 2–4 quarter turns more than the optimum on random
 /// positions, so a bound there costs time for nothing (`results/solve-qtm.md`); the solver
 /// serves only the witnesses, asked after a long iteration
-/// ([`crate::search::witness::MIN_PREVIOUS_QTM`]), and its tables wait until then.
+/// (the metric declaration's `witness_after`), and its tables wait until then.
 pub fn upper_bound_before_proof(metric: Metric) -> bool {
-    metric.is_htm()
+    metric.declaration().upper_bound_first
 }
 
 /// The two-phase solver for upper bounds and witnesses in `metric`, opened from `dir`:

@@ -5,7 +5,6 @@
 //! sees to that), on a thread of its own, and tells what it does as events (JSON objects).
 
 use crate::cli::Failure;
-use crate::cli::solve::goal as solve_goal;
 use crate::cli::solve::{self, CheckedRequest, SetLabel, SolveArgs, SolverKind, outcome};
 use optcube::cube::{Cube, Metric, Move, format_moves};
 use optcube::progress::ProgressMode;
@@ -144,7 +143,7 @@ pub fn run(
             let (_, solver) = engines.goal.as_ref().expect("loaded");
             let set = optcube::search::subset::MoveSet::ALL;
             let o = solver
-                .solve(&input, &cube, &set, &solve_goal::options(args), stop)
+                .solve(&input, &cube, &set, &args.job().subset_options(), stop)
                 .map_err(|e| Failure(format!("{input}: {e}")))?;
             let label = SetLabel {
                 name: "goal".into(),

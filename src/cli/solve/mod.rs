@@ -15,10 +15,10 @@ use optcube::pdb::ru::RuTable;
 use optcube::progress::ProgressMode;
 use optcube::search::subset::MoveSet;
 use optcube::search::{IterationEvent, SearchOptions};
-use optcube::solvers::optimal::{
-    OptimalConfig, OptimalSolver, TwoPhaseWitness, twophase_witness, upper_bound,
-};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, TwoPhaseWitness, upper_bound};
 use optcube::solvers::outcome::Outcome;
+use optcube::solvers::request::{Front, Refusal, Solutions, SolveJob, Tuning};
+pub use optcube::solvers::request::{SetLabel, SolverKind};
 use optcube::solvers::twophase::TwoPhase;
 use optcube::stats::BatchSummary;
 use std::path::PathBuf;
@@ -171,18 +171,48 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    /// `--max-depth`, or the metric's diameter.
-    fn max_depth(&self) -> u8 {
-        self.max_depth.unwrap_or(self.metric.diameter())
+    /// The request these arguments make: every rule and default is the job's.
+    pub(super) fn job(&self) -> SolveJob {
+        let solutions = match self.solutions {
+            _ if self.all => Solutions::All,
+            _ if self.count => Solutions::Count,
+            Some(n) => Solutions::First(n),
+            None => Solutions::One,
+        };
+        SolveJob {
+            solver: self.solver,
+            metric: self.metric,
+            max_depth: self.max_depth,
+            known_lower_bound: self.known_lower_bound,
+            solutions,
+            unique: self.unique.is_some(),
+            moveset: self.moveset.clone(),
+            goal: self.goal.clone(),
+            mask: self.mask.clone(),
+            any_orientation: self.any_orientation,
+            target: self.target.clone(),
+            predict: self.predict,
+            // The two-phase solver's limit: the optimal solver takes none here.
+            timeout: (self.solver == SolverKind::Twophase).then_some(self.timeout),
+            max_length: self.max_length,
+            threads: self.tables.place.threads,
+            set: self.tables.set.clone(),
+            tuning: Tuning {
+                dual: self.dual,
+                sym: self.sym,
+                successors: !self.no_successors,
+                switch_sides: self.switch_sides,
+                symmetric_units: !self.no_symmetric_units,
+                node_order: !self.no_node_order,
+                split_depth: self.split_depth,
+                fallback_slack: self.fallback_slack,
+            },
+        }
     }
 
-    /// The optimal solutions asked for ([`SearchOptions::solutions`]).
-    fn solutions_asked(&self) -> usize {
-        match self.solutions {
-            _ if self.all || self.count => optcube::search::ALL_SOLUTIONS,
-            Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
-            None => 1,
-        }
+    /// `--max-depth`, or the metric's diameter.
+    fn max_depth(&self) -> u8 {
+        self.job().max_depth()
     }
 }
 
@@ -191,13 +221,6 @@ impl SolveArgs {
 pub enum Unique {
     /// The position's own symmetries, and symmetry times inversion.
     Symmetry,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SolverKind {
-    Optimal,
-    Twophase,
-    Thistlethwaite,
 }
 
 /// Set by Ctrl-C once the optimal search has begun: searches stop cleanly and report what they
@@ -282,82 +305,24 @@ pub(super) struct CheckedRequest {
     pub inputs: Vec<(String, Cube)>,
 }
 
-/// Every check of `solve`'s arguments that needs no table: the flags that go together, the goal
-/// and the positions. `optcube serve` checks its requests with the same function.
+/// Every check of `solve`'s arguments that needs no table: the job's
+/// ([`SolveJob::check`]), the positions, and each against the goal and the move set
+/// ([`optcube::solvers::request::Admitted::admit`]). `optcube serve` checks its requests with
+/// the same function.
 pub(super) fn check(args: &SolveArgs) -> Result<CheckedRequest, Failure> {
-    if args.solver != SolverKind::Optimal {
-        let optimal_only = [
-            (args.predict, "--predict"),
-            (args.all, "--all"),
-            (args.solutions.is_some(), "--solutions"),
-            (args.count, "--count"),
-            (args.moveset.is_some(), "--moveset"),
-            (args.unique.is_some(), "--unique"),
-            (args.goal.is_some(), "--goal"),
-            (args.mask.is_some(), "--mask"),
-            (args.target.is_some(), "--target"),
-        ];
-        if let Some((_, flag)) = optimal_only.iter().find(|(given, _)| *given) {
-            return Err(Failure(format!(
-                "{flag} applies to the optimal solver only"
-            )));
-        }
-        if args.metric != Metric::Htm && args.solver == SolverKind::Thistlethwaite {
-            return Err(Failure(format!(
-                "--metric {}: the Thistlethwaite solver counts half turns only; the optimal \
-                 solver (the default) and the two-phase solver take any metric",
-                args.metric,
-            )));
-        }
+    let admitted = args.job().check().map_err(refused)?;
+    if let (Some(_), Some(g)) = (&args.mask, &admitted.goal) {
+        goal::say_mask(&g.check.goal);
     }
-    if args.known_lower_bound.is_some()
-        && (args.solver != SolverKind::Optimal
-            || args.moveset.is_some()
-            || args.goal.is_some()
-            || args.target.is_some())
-    {
-        return Err(Failure(
-            "--known-lower-bound is for the optimal solver's distance to solved: not with \
-             --solver twophase or thistlethwaite, --moveset, --goal or --target"
-                .into(),
-        ));
-    }
-    // The slice-turn and axial metrics: the optimal solver's distance to solved only.
-    let face_turn_only = [
-        (args.solver == SolverKind::Twophase, "the two-phase solver"),
-        (
-            args.solver == SolverKind::Thistlethwaite,
-            "the Thistlethwaite solver",
-        ),
-        (
-            args.goal.is_some() || args.mask.is_some() || args.target.is_some(),
-            optcube::solvers::goal::GOALS,
-        ),
-    ];
-    for (_, what) in face_turn_only.iter().filter(|(given, _)| *given) {
-        args.metric.face_turns_only(what).map_err(Failure)?;
-    }
-    if args.predict && args.metric != Metric::Htm {
-        return Err(Failure(format!(
-            "--predict models the half-turn search only, not --metric {}",
-            args.metric
-        )));
-    }
-    if args.unique.is_some() && !(args.all || args.count) {
-        return Err(Failure("--unique needs --all or --count".into()));
-    }
-    let goal = goal::asked(args)?;
     let (mut inputs, places) = positions(args)?;
-    goal::retarget(args, &mut inputs)?;
-    if let Some((check, _)) = &goal {
-        goal::preconditions(args, &inputs, &places, check)?;
-    }
-    if args.solver == SolverKind::Twophase && (args.timeout.is_nan() || args.timeout <= 0.0) {
-        return Err(Failure(
-            "--timeout must be a positive number of seconds".into(),
-        ));
-    }
+    admitted.admit(&mut inputs, &places).map_err(refused)?;
+    let goal = admitted.goal.map(|g| (g.check, g.origin));
     Ok(CheckedRequest { goal, inputs })
+}
+
+/// A refusal of the request layer in the command line's words.
+pub(super) fn refused(r: Refusal) -> Failure {
+    Failure(r.message(Front::Cli))
 }
 
 pub fn run(args: SolveArgs) -> Result<i32, Failure> {
@@ -485,11 +450,7 @@ pub(super) fn prove(
     // Before each iteration the two-phase solver may end the proof with a solution of the
     // bound's length (`search::witness`); none without it (`--no-upper-bound`).
     let known = upper.as_ref().map(|(_, _, s)| s.clone());
-    let mut witness: Box<optcube::search::witness::Witness> = match twophase {
-        Some(tp) => Box::new(twophase_witness(tp, args.metric, cube, known, opts.threads)),
-        None => Box::new(|_, _| None),
-    };
-    let r = solver.solve_witnessed(cube, opts, stop, events, &mut *witness);
+    let r = solver.prove(twophase, cube, opts, known, stop, events);
     let upper = upper.map(|(n, t, _)| (n, t));
     let mut outcome = Outcome::from_search(input, r, upper, opts.solutions);
     if let (Some(Unique::Symmetry), Some(c)) = (args.unique, outcome.collected_mut()) {
@@ -499,55 +460,26 @@ pub(super) fn prove(
     Ok(outcome)
 }
 
-/// The optimal solver's configuration from the arguments, and the table set's label (the
-/// set chosen and why, said once on stderr when it was chosen for the user).
+/// The optimal solver's configuration from the arguments ([`SolveJob::optimal_config`]), and
+/// the table set's label (the set chosen and why, said once on stderr when it was chosen for
+/// the user).
 pub(super) fn optimal_config(args: &SolveArgs) -> Result<(OptimalConfig, SetLabel), Failure> {
-    let (names, reason) = args.tables.choice();
-    let patterns = TableArgs::patterns(&names)?;
-    let set = SetLabel {
-        name: names.join(","),
-        reason,
-    };
-    let config = OptimalConfig {
-        patterns,
-        sym: args.sym,
-        successors: !args.no_successors,
-        search: SearchOptions {
-            metric: args.metric,
-            threads: args.tables.place.thread_count(),
-            max_depth: args.max_depth(),
-            dual: args.dual,
-            switch_sides: args.switch_sides,
-            symmetric_units: !args.no_symmetric_units,
-            node_order: !args.no_node_order,
-            split_depth: args.split_depth,
-            fallback_slack: args.fallback_slack,
-            solutions: args.solutions_asked(),
-            known_lower_bound: args.known_lower_bound.unwrap_or(0),
-            ..SearchOptions::default()
-        },
-    };
+    let place = &args.tables.place;
+    let (config, set) = args
+        .job()
+        .optimal_config(&place.dir(), place.thread_count())?;
+    super::say_chosen(&set.name, set.reason.as_deref());
     Ok((config, set))
 }
 
-/// `solve --moveset`: positions the set cannot reach are refused before any table is loaded;
+/// `solve --moveset` (positions the set cannot reach were refused by [`check`]):
 /// two adjacent faces read the exact `<R,U>` table, other sets are searched with the table set
 /// (`search::subset`). No two-phase bound: it would use every turn.
 fn run_moveset(args: &SolveArgs, inputs: &[(String, Cube)], set: &MoveSet) -> Result<i32, Failure> {
     use optcube::solvers::moveset::{self, Route};
-    for (input, cube) in inputs {
-        if let Some(why) = moveset::refusal(set, cube) {
-            return Err(Failure(format!("{input}: {why}")));
-        }
-    }
+    // The positions the set cannot reach were refused by `check`.
     let dir = args.tables.place.dir();
-    let opts = &SearchOptions {
-        metric: args.metric,
-        max_depth: args.max_depth(),
-        dual: args.dual,
-        solutions: args.solutions_asked(),
-        ..SearchOptions::default()
-    };
+    let opts = &args.job().subset_options();
     let _ = ctrlc::set_handler(|| {
         INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });
@@ -706,13 +638,6 @@ pub(super) fn twophase_one(
 /// The one loop over the inputs for every solver: solve, check the solution on the position,
 /// record it in the batch summary, print it; stop after an interrupted search. Returns the
 /// exit status (the largest any outcome asked for).
-/// The optimal solver's table set, as `--json` reports it: its name, and why it was chosen
-/// when it was not named.
-pub struct SetLabel {
-    pub name: String,
-    pub reason: Option<String>,
-}
-
 fn solve_each(
     args: &SolveArgs,
     inputs: &[(String, Cube)],

@@ -11,7 +11,7 @@ use optcube::progress::{Progress, ProgressMode};
 use optcube::search::subset::MoveSet;
 use optcube::search::{SearchOptions, SearchResult};
 use optcube::solvers::goal::GoalSolver;
-use optcube::solvers::optimal::{OptimalConfig, OptimalSolver, twophase_witness};
+use optcube::solvers::optimal::{OptimalConfig, OptimalSolver};
 use optcube::stats::study::{Shard, Study, StudyError, StudyGoal, StudyRun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -122,12 +122,8 @@ fn searcher(
             };
             let solver = OptimalSolver::configured(dir, config, ProgressMode::auto())?;
             (
-                Box::new(move |c, o, s| match &twophase {
-                    Some(tp) => {
-                        let mut w = twophase_witness(tp, o.metric, c, None, o.threads);
-                        solver.solve_witnessed(c, o, s, &mut |_| {}, &mut w)
-                    }
-                    None => solver.solve(c, o, s),
+                Box::new(move |c, o, s| {
+                    solver.prove(twophase.as_ref(), c, o, None, s, &mut |_| {})
                 }),
                 names.join(","),
             )

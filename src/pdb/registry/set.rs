@@ -363,6 +363,21 @@ pub struct Choice {
     pub reason: String,
 }
 
+/// The set's table names, trimmed (they name studies and output files), and why it was chosen:
+/// `asked` (names joined by commas) as given, else [`choose`]'s for `dir` and the memory
+/// available now, with its reason.
+pub fn asked_or_chosen(asked: Option<&str>, dir: &Path) -> (Vec<String>, Option<String>) {
+    let (set, reason) = match asked {
+        Some(s) => (s.to_string(), None),
+        None => {
+            let c = choose(dir, crate::sys::available_memory());
+            (c.set.to_string(), Some(c.reason))
+        }
+    };
+    let names = set.split(',').map(|n| n.trim().to_string()).collect();
+    (names, reason)
+}
+
 /// The set `solve`, `pdb build` and the studies use when none is named: the fastest set whose
 /// tables are in `dir` and fit in the memory available now (`available`, bytes; `None` where
 /// unknown counts as plenty; a set's whole memory, fallbacks included, [`resident_bytes`]),

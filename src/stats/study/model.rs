@@ -112,11 +112,8 @@ impl Study {
     pub fn name(&self) -> String {
         let mut moves = self.moves.map_or(String::new(), |l| format!("-moves{l}"));
         moves += &self.goal.as_ref().map_or(String::new(), StudyGoal::suffix);
-        let metric = if self.metric.is_htm() {
-            String::new()
-        } else {
-            format!("-{}", self.metric.name())
-        };
+        // Named as the metric's table twins are (`-qtm`; nothing in HTM, which came first).
+        let metric = self.metric.declaration().table_suffix;
         format!("lengths-seed{}{moves}{metric}", self.seed)
     }
 
