@@ -34,7 +34,6 @@ pub struct Solver {
     job: SolveJob,
     options: SearchOptions,
     dir: PathBuf,
-    set: String,
     /// The witness of each proof's last iteration (`optcube::search::witness`), as the CLI's
     /// `solve` asks it (in QTM its tables are loaded at the first try); none with
     /// `upper_bound=False`.
@@ -51,6 +50,14 @@ impl Solver {
         change(&mut job);
         let admitted = job.check().map_err(refused)?;
         Ok((job, admitted))
+    }
+
+    /// The table set's name (the one asked, or the one chosen when the solver was made).
+    fn set_name(&self) -> &str {
+        self.job
+            .set
+            .as_deref()
+            .expect("named when the solver was made")
     }
 
     /// Stops at `timeout` from now, or on a `cancel()` after now.
@@ -123,7 +130,7 @@ impl Solver {
         // fits in the memory available (built now).
         let (config, label) = job.optimal_config(&dir, threads).map_err(set_error)?;
         let job = SolveJob {
-            set: Some(label.name.clone()),
+            set: Some(label.name),
             ..job
         };
         let solver = pooled(py, threads, || {
@@ -152,7 +159,6 @@ impl Solver {
             options: config.search_options(),
             job,
             dir,
-            set: label.name,
             epoch: Epoch::default(),
         })
     }
@@ -181,7 +187,7 @@ impl Solver {
         };
         let cube = self::position(position)?;
         let outcome = self.search(py, position, &cube, &opts, self.limits(timeout))?;
-        let outcome = PyOutcome::checked(outcome, &cube)?.with_set(&self.set);
+        let outcome = PyOutcome::checked(outcome, &cube)?.with_set(self.set_name());
         Ok(outcome.with_known_lower_bound(known_lower_bound))
     }
 
@@ -222,7 +228,7 @@ impl Solver {
         if let (true, Some(c)) = (unique, outcome.collected_mut()) {
             c.to_classes(&cube).map_err(value_error)?;
         }
-        Ok(PyOutcome::checked(outcome, &cube)?.with_set(&self.set))
+        Ok(PyOutcome::checked(outcome, &cube)?.with_set(self.set_name()))
     }
 
     /// Solves one position with the turns of `moveset` only ("R U", "U D R L F2 B2"),
@@ -276,7 +282,7 @@ impl Solver {
                     let route = Route::Search(self.solver.heuristic());
                     moveset::solve(input, &cube, &set, route, &opts, stop)
                 })?,
-                self.set.as_str(),
+                self.set_name(),
             ),
         };
         let outcome = outcome.map_err(PyRuntimeError::new_err)?;
@@ -351,7 +357,7 @@ impl Solver {
             },
             ..self.options.clone()
         };
-        let (mut set, mut dual) = (self.set.clone(), self.job.tuning.dual);
+        let (mut set, mut dual) = (self.set_name().to_string(), self.job.tuning.dual);
         let goal_solver = match check {
             Some(check) => {
                 let g = crate::goal::goal_solver(py, check, "goal=", &self.dir, opts.metric)?;
@@ -409,7 +415,7 @@ impl Solver {
             .map(|(text, cube)| {
                 let limits = Limits::new(timeout, &self.epoch, begun);
                 let outcome = self.search(py, text, cube, &self.options, limits)?;
-                Ok(PyOutcome::checked(outcome, cube)?.with_set(&self.set))
+                Ok(PyOutcome::checked(outcome, cube)?.with_set(self.set_name()))
             })
             .collect()
     }
@@ -426,7 +432,7 @@ impl Solver {
     }
     #[getter]
     fn set(&self) -> &str {
-        &self.set
+        self.set_name()
     }
     #[getter]
     fn threads(&self) -> usize {
@@ -454,7 +460,7 @@ impl Solver {
         format!(
             "optcube.Solver(pdb_dir={:?}, set={:?}, threads={}, metric={:?}, dual={})",
             self.dir.display().to_string(),
-            self.set,
+            self.set_name(),
             self.options.threads,
             self.options.metric.name(),
             if self.job.tuning.dual {
