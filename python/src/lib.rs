@@ -91,10 +91,7 @@ fn dir_or_default(pdb_dir: Option<PathBuf>) -> PathBuf {
 }
 
 fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(n) => optcube::sys::check_threads(n).map_err(|e| value_error(format!("threads: {e}"))),
-        None => Ok(optcube::sys::cores()),
-    }
+    optcube::sys::threads(threads).map_err(|e| value_error(format!("threads: {e}")))
 }
 
 /// Runs `work` on a rayon pool of `threads` workers with the GIL released.

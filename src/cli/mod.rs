@@ -237,9 +237,10 @@ impl TableDir {
             .unwrap_or_else(optcube::pdb::set::default_dir)
     }
 
-    /// The thread count: `--threads`, else all cores.
+    /// The thread count: `--threads` (checked by [`parse_threads`]), else all cores
+    /// ([`optcube::sys::threads`], the rule every request follows).
     pub fn thread_count(&self) -> usize {
-        self.threads.unwrap_or_else(optcube::sys::cores)
+        optcube::sys::threads(self.threads).expect("--threads was checked when it was parsed")
     }
 
     /// Runs `f` on a rayon pool of `--threads` workers.

@@ -104,6 +104,11 @@ pub struct Declaration {
     /// Published numbers of positions at each exact distance 0, 1, …, and where from.
     pub published: &'static [u64],
     pub published_source: &'static str,
+    /// The published distribution of optimal lengths of uniformly random positions, as bins
+    /// `(first length, last length, fraction)` (`crate::stats::study::compare`), and where
+    /// from; empty where no study compares with one.
+    pub random_lengths: &'static [(u32, u32, f64)],
+    pub random_lengths_source: &'static str,
 }
 
 /// The half-turn metric's axis moves: one face's quarter, half or three-quarter turn.
@@ -173,6 +178,19 @@ const DECLARATIONS: [Declaration; 4] = [
         ],
         published_source: "Rokicki, Kociemba, Davidson, Dethridge, *The diameter of the Rubik's \
              Cube group is twenty* (2013), cube20.org, OEIS A080601",
+        // Rokicki's 3,000,000 random positions solved optimally (cube20.org): lengths 12–14
+        // together, then 15 to 19. Lengths 20 and up (superflip-like, about 1 in 10^10) are
+        // taken as 0.
+        random_lengths: &[
+            (0, 14, 0.000171),
+            (15, 15, 0.002116),
+            (16, 16, 0.026614),
+            (17, 17, 0.267214),
+            (18, 18, 0.670493),
+            (19, 30, 0.033392),
+        ],
+        random_lengths_source: "Published: Rokicki, 3,000,000 uniformly random positions solved \
+             optimally (cube20.org)",
     },
     Declaration {
         name: "qtm",
@@ -210,6 +228,22 @@ const DECLARATIONS: [Declaration; 4] = [
             583570100997,
         ],
         published_source: "OEIS A080602 (Rokicki's exact counts, cube20.org)",
+        // Rokicki, "Three Million Positions in Four Metrics", 2018, forum.cubeman.org node
+        // 563: of 3,000,000 random positions 5, 34, 323, 2,798 at 14–17q, then 25,377,
+        // 206,335, 993,235, 1,289,020, 481,228 and 1,645 at 18–23q (mean 20.663): lengths up
+        // to 17 together, then 18 to 22, then 23 and more.
+        random_lengths: &[
+            (0, 17, 3_160.0 / 3e6),
+            (18, 18, 25_377.0 / 3e6),
+            (19, 19, 206_335.0 / 3e6),
+            (20, 20, 993_235.0 / 3e6),
+            (21, 21, 1_289_020.0 / 3e6),
+            (22, 22, 481_228.0 / 3e6),
+            (23, 30, 1_645.0 / 3e6),
+        ],
+        random_lengths_source: "Published: Rokicki, 3,000,000 uniformly random positions solved \
+             optimally in quarter turns (\"Three Million Positions in Four Metrics\", 2018; mean \
+             20.663)",
     },
     Declaration {
         name: "stm",
@@ -240,6 +274,8 @@ const DECLARATIONS: [Declaration; 4] = [
             257676327458,
         ],
         published_source: "Rokicki, forum.cubeman.org (positions up to whole-cube rotation)",
+        random_lengths: &[],
+        random_lengths_source: "",
     },
     Declaration {
         name: "atm",
@@ -258,6 +294,8 @@ const DECLARATIONS: [Declaration; 4] = [
         known_bound_gap: 3,
         published: &[],
         published_source: "",
+        random_lengths: &[],
+        random_lengths_source: "",
     },
 ];
 

@@ -70,10 +70,12 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 mod iteration;
+mod symmetric;
 mod target;
 mod walk;
 
 use iteration::{Item, SPLIT, UnitCounts, iteration};
+use symmetric::UnitSymmetries;
 
 use target::Solved;
 pub use target::{Children, Target};
@@ -328,6 +330,13 @@ pub fn solve_toward(
     }
     // The nodes each work unit took in the last iteration (`node_order`).
     let mut units = UnitCounts::new();
+    // A symmetric position's conjugate units are searched once ([`symmetric`]); a collecting
+    // search lists every canonical solution, so it keeps them all.
+    let symmetric = if opts.symmetric_units && wanted == 1 && target.symmetric() {
+        UnitSymmetries::of(cube, &syllables)
+    } else {
+        UnitSymmetries::default()
+    };
     loop {
         result.lower_bound = bound;
         if bound > opts.max_depth {
@@ -342,7 +351,7 @@ pub fn solve_toward(
             bound,
             wanted,
             stop,
-            &mut units,
+            (&mut units, &symmetric),
         );
         if !opts.node_order {
             units.clear();

@@ -59,6 +59,13 @@ pub fn check_threads(n: usize) -> Result<usize, String> {
     }
 }
 
+/// The one thread model of every request (a search, a build, a coset, a study; the command
+/// line and Python alike): the thread count asked, checked ([`check_threads`]), or every core
+/// when none was asked.
+pub fn threads(asked: Option<usize>) -> Result<usize, String> {
+    asked.map_or_else(|| Ok(cores()), check_threads)
+}
+
 /// A rayon pool of `n` workers, `n` checked first ([`check_threads`]): the one way the command
 /// line and the Python module start the threads of a build or a search.
 pub fn thread_pool(n: usize) -> Result<rayon::ThreadPool, String> {

@@ -1,7 +1,7 @@
 //! One iteration of the search over syllables: the tree's top on the calling thread, its work
 //! units on the pool in node order, and what they found put together in that order.
 
-use super::{Search, Syllable, Target};
+use super::{Search, Syllable, Target, UnitSymmetries};
 use crate::cube::Cube;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -40,7 +40,7 @@ pub(super) fn iteration(
     bound: u8,
     wanted: usize,
     stop: &AtomicBool,
-    units: &mut UnitCounts,
+    (units, symmetric): (&mut UnitCounts, &UnitSymmetries),
 ) -> IterationFound {
     use rayon::prelude::*;
     use std::sync::atomic::AtomicUsize;
@@ -49,6 +49,11 @@ pub(super) fn iteration(
     top.split = Some(Vec::new());
     top.dfs(cube, q, 0, bound, 3);
     let mut items = top.split.take().expect("collected");
+    // Of each set of units the position's symmetries map onto each other, one (`symmetric`).
+    items.retain(|item| match item {
+        Item::Unit { path, .. } => symmetric.kept(path),
+        Item::Solution(_) => true,
+    });
     // Solutions found above the units first (they are this bound's), then the units.
     let key = |item: &Item| match item {
         Item::Solution(_) => u64::MAX,

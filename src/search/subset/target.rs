@@ -59,6 +59,12 @@ pub trait Target: Sync {
     fn exact(&self) -> bool {
         false
     }
+    /// Does every symmetry of the cube map the positions that have arrived onto themselves
+    /// (`S A S⁻¹` has arrived exactly when `A` has)? Then a position's own symmetries let the
+    /// search drop conjugate work units ([`super::symmetric`]).
+    fn symmetric(&self) -> bool {
+        false
+    }
 }
 
 /// A node's children as a target bounds them: one batch of up to [`BATCH`] slots.
@@ -110,6 +116,11 @@ impl Target for Solved<'_> {
     #[inline]
     fn reached(&self, p: &Cube) -> bool {
         p.is_solved()
+    }
+
+    /// Only the solved cube has arrived, and every symmetry fixes it.
+    fn symmetric(&self) -> bool {
+        true
     }
 
     #[inline]

@@ -230,10 +230,7 @@ impl SolveJob {
             ),
             None => None,
         };
-        let threads = match self.threads {
-            Some(n) => crate::sys::check_threads(n).map_err(Refusal::Threads)?,
-            None => crate::sys::cores(),
-        };
+        let threads = crate::sys::threads(self.threads).map_err(Refusal::Threads)?;
         Ok(Admitted {
             goal,
             moveset,

@@ -11,40 +11,16 @@
 use crate::cube::Metric;
 use crate::stats::BatchSummary;
 
-/// The published fractions of optimal lengths of random positions (Rokicki, cube20.org, from
-/// 3,000,000 random positions): lengths 12–14 together, then 15 to 19. Lengths 20 and up
-/// (superflip-like, about 1 in 10^10) are taken as 0.
-pub const PUBLISHED_LENGTHS: [(u32, u32, f64); 6] = [
-    (0, 14, 0.000171),
-    (15, 15, 0.002116),
-    (16, 16, 0.026614),
-    (17, 17, 0.267214),
-    (18, 18, 0.670493),
-    (19, 30, 0.033392),
-];
+/// The published fractions of optimal lengths of random positions in half turns (the
+/// metric's declaration, [`crate::cube::metric::Declaration::random_lengths`]).
+pub const PUBLISHED_LENGTHS: &[(u32, u32, f64)] = Metric::Htm.declaration().random_lengths;
 
-/// The same in quarter turns (Rokicki, "Three Million Positions in Four Metrics", 2018,
-/// forum.cubeman.org node 563: of 3,000,000 random positions 5, 34, 323, 2,798 at 14–17q,
-/// then 25,377, 206,335, 993,235, 1,289,020, 481,228 and 1,645 at 18–23q; mean 20.663):
-/// lengths up to 17 together, then 18 to 22, then 23 and more.
-pub const PUBLISHED_QTM_LENGTHS: [(u32, u32, f64); 7] = [
-    (0, 17, 3_160.0 / 3e6),
-    (18, 18, 25_377.0 / 3e6),
-    (19, 19, 206_335.0 / 3e6),
-    (20, 20, 993_235.0 / 3e6),
-    (21, 21, 1_289_020.0 / 3e6),
-    (22, 22, 481_228.0 / 3e6),
-    (23, 30, 1_645.0 / 3e6),
-];
-
-/// The published bins of `metric`: `(first length, last length, fraction)`.
+/// The published bins of `metric`: `(first length, last length, fraction)`. Studies solve
+/// optimally only in the metrics whose declarations give a distribution (`Metric::searched`).
 pub fn published_lengths(metric: Metric) -> &'static [(u32, u32, f64)] {
-    match metric {
-        Metric::Htm => &PUBLISHED_LENGTHS,
-        Metric::Qtm => &PUBLISHED_QTM_LENGTHS,
-        // Studies solve optimally: only in the searched metrics (`Metric::searched`).
-        m => unreachable!("no optimal studies in {m} (Metric::searched)"),
-    }
+    let bins = metric.declaration().random_lengths;
+    assert!(!bins.is_empty(), "no published lengths in {metric}");
+    bins
 }
 
 /// The Wilson score interval of `k` successes in `n` trials at `z` standard deviations.
@@ -225,17 +201,7 @@ pub struct Reference {
 impl Reference {
     /// The published distribution of optimal lengths of random positions in `metric`.
     pub fn published(metric: Metric) -> Reference {
-        let source = match metric {
-            Metric::Htm => {
-                "Published: Rokicki, 3,000,000 uniformly random positions solved optimally \
-                 (cube20.org)"
-            }
-            Metric::Qtm => {
-                "Published: Rokicki, 3,000,000 uniformly random positions solved optimally in quarter turns \
-                 (\"Three Million Positions in Four Metrics\", 2018; mean 20.663)"
-            }
-            m => unreachable!("no optimal studies in {m} (Metric::searched)"),
-        };
+        let source = metric.declaration().random_lengths_source;
         Reference {
             bins: published_lengths(metric).to_vec(),
             source: source.into(),
@@ -392,12 +358,12 @@ mod tests {
     #[test]
     fn chi_square_tells_a_fitting_sample_from_a_skewed_one() {
         let fit = [0u64, 2, 27, 267, 670, 34];
-        let c = chi_square(&fit, &PUBLISHED_LENGTHS).unwrap();
+        let c = chi_square(&fit, PUBLISHED_LENGTHS).unwrap();
         assert!(c.p > 0.9, "{c:?}");
         assert!(c.bins.iter().all(|b| b.3 >= 5.0));
         assert_eq!(c.bins.len(), 4, "{c:?}");
         let skewed = [0u64, 0, 0, 100, 900, 0];
-        assert!(chi_square(&skewed, &PUBLISHED_LENGTHS).unwrap().p < 1e-6);
-        assert!(chi_square(&[0, 0, 0, 1, 2, 0], &PUBLISHED_LENGTHS).is_none());
+        assert!(chi_square(&skewed, PUBLISHED_LENGTHS).unwrap().p < 1e-6);
+        assert!(chi_square(&[0, 0, 0, 1, 2, 0], PUBLISHED_LENGTHS).is_none());
     }
 }
