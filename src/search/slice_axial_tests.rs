@@ -115,18 +115,7 @@ fn symmetric_positions_search_one_unit_per_set_over_syllables() {
         }
         for (c, known) in cases {
             assert!(symmetric(&c));
-            let whole = SearchOptions {
-                metric,
-                symmetric_units: false,
-                ..SearchOptions::default()
-            };
-            let one = SearchOptions {
-                symmetric_units: true,
-                ..whole.clone()
-            };
-            let stop = AtomicBool::new(false);
-            let a = solve_in(h, &c, &MoveSet::ALL, &whole, &stop);
-            let b = solve_in(h, &c, &MoveSet::ALL, &one, &stop);
+            let (a, b) = every_unit_and_one_a_set(h, &c, &MoveSet::ALL, metric);
             let (sa, sb) = (
                 a.solution.clone().expect("solved"),
                 b.solution.clone().expect("solved"),
@@ -162,21 +151,30 @@ fn symmetric_positions_search_one_unit_per_set_over_syllables() {
     let set = MoveSet::parse("U D R L F2 B2").unwrap();
     let c = Cube::from_moves(&parse_moves("U2 R2 L2 U2 R2 L2 F2 B2 U D' R2 L2 U D'").unwrap());
     let h = crate::search::tests::h();
-    let whole = SearchOptions {
-        symmetric_units: false,
-        ..SearchOptions::default()
-    };
-    let one = SearchOptions {
-        symmetric_units: true,
-        ..whole.clone()
-    };
-    let stop = AtomicBool::new(false);
-    let a = solve_in(h, &c, &set, &whole, &stop);
-    let b = solve_in(h, &c, &set, &one, &stop);
+    let (a, b) = every_unit_and_one_a_set(h, &c, &set, Metric::Htm);
     let sb = b.solution.expect("solved");
     assert!(c.apply_seq(&sb).is_solved() && sb.iter().all(|m| set.contains(*m)));
     assert_eq!(sb.len(), a.solution.expect("solved").len());
     assert!(b.nodes < a.nodes, "{} against {}", b.nodes, a.nodes);
+}
+
+/// `c` solved in `set` and `metric` searching every work unit, then one of each symmetric set.
+fn every_unit_and_one_a_set(
+    h: &crate::search::Heuristic,
+    c: &crate::cube::Cube,
+    set: &crate::search::subset::MoveSet,
+    metric: Metric,
+) -> (crate::search::SearchResult, crate::search::SearchResult) {
+    let stop = AtomicBool::new(false);
+    let [a, b] = [false, true].map(|symmetric_units| {
+        let opts = SearchOptions {
+            metric,
+            symmetric_units,
+            ..SearchOptions::default()
+        };
+        crate::search::subset::solve_in(h, c, set, &opts, &stop)
+    });
+    (a, b)
 }
 
 /// The superflip's 16-move slice-turn solution (`M2 U' R2 D' S M2 U M' U2 F2 D' S M2 U' R2 U'`,
