@@ -89,7 +89,7 @@ fn half_turn_tables_are_refused_in_the_slice_turn_and_axial_metrics() {
 #[test]
 fn symmetric_positions_search_one_unit_per_set_over_syllables() {
     use crate::cube::{Cube, parse_moves};
-    use crate::search::subset::{MoveSet, solve_in};
+    use crate::search::subset::MoveSet;
     let syms = crate::coord::symmetry::symmetries();
     let symmetric = |c: &Cube| (1..48).any(|s| syms.conj_cube(c, s) == *c);
     let patterns = [
